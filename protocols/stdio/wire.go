@@ -43,8 +43,8 @@ type Error struct {
 
 // Codes for failures that happen before a request reaches the catalogue.
 const (
-	CodeParseError     = "parse_error"     // the line is not a JSON object
-	CodeInvalidRequest = "invalid_request" // JSON, but not a request: no name, wrong keys
+	CodeParseError     = "parse_error"     // the line is not JSON
+	CodeInvalidRequest = "invalid_request" // JSON, but not a request: not an object, no name, wrong keys
 	CodeTooLarge       = "too_large"       // the line is longer than the server reads
 	CodeCanceled       = "canceled"        // the server stopped before the tool finished
 	CodeInternal       = "internal"        // a bug in the server
@@ -82,9 +82,14 @@ func requestKeys() []string { return []string{"id", "name", "args", "version"} }
 // whose keys are among id, name, args and version, spelled in lowercase,
 // with a non-empty name.
 func ParseRequest(line []byte) (Request, *Error) {
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v) // only to say where the JSON breaks
+		return Request{}, &Error{Code: CodeParseError, Message: "line is not valid JSON: " + err.Error()}
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil {
-		return Request{}, &Error{Code: CodeParseError, Message: "line is not a JSON object: " + err.Error()}
+		return Request{}, &Error{Code: CodeInvalidRequest, Message: `line is JSON but not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`}
 	}
 	var unknown []string
 	for k := range fields {
@@ -94,8 +99,12 @@ func ParseRequest(line []byte) (Request, *Error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return Request{}, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
-			"unknown key %s; a request has only the lowercase keys %s", quoteAll(unknown), strings.Join(requestKeys(), ", "))}
+		noun := "key"
+		if len(unknown) > 1 {
+			noun = "keys"
+		}
+		return Request{ID: fields["id"]}, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
+			"unknown %s %s; a request has only the lowercase keys %s", noun, quoteAll(unknown), strings.Join(requestKeys(), ", "))}
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {

@@ -1,0 +1,91 @@
+package httpjson
+
+import (
+	"net/http"
+
+	"github.com/wirelab/wirelab/protocols/stdio"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// The request and response bodies of POST /execute are [stdio.Request] and
+// [stdio.Response], byte for byte the messages stdio writes on a line. This
+// file adds only what HTTP needs on top: the body of GET /tools, the error
+// codes that only HTTP can produce, and the table from error code to
+// status code.
+
+// ToolList is the body of GET /tools.
+type ToolList struct {
+	Tools []tools.Definition `json:"tools"`
+}
+
+// Codes for failures that only happen over HTTP. Each travels in the usual
+// [stdio.Error] body, so a client reads every failure the same way.
+const (
+	CodeNotFound             = "not_found"              // no such path
+	CodeMethodNotAllowed     = "method_not_allowed"     // the path exists; the method does not
+	CodeUnsupportedMediaType = "unsupported_media_type" // the body is not declared as JSON
+	CodeUnauthorized         = "unauthorized"           // no bearer token, or not a known one
+	CodeForbiddenOrigin      = "forbidden_origin"       // a web page from another site made the call
+	CodeMisdirectedRequest   = "misdirected_request"    // the Host header names some other server
+)
+
+// StatusFor is the status code a response carries for an error code. It is
+// the whole status table of this protocol in one place:
+//
+//	200 OK                       tool_failed: the tool ran and failed
+//	400 Bad Request              parse_error, invalid_request, incompatible_version
+//	401 Unauthorized             unauthorized
+//	403 Forbidden                forbidden (missing scope), forbidden_origin
+//	404 Not Found                unknown_tool, not_found
+//	405 Method Not Allowed       method_not_allowed
+//	413 Request Entity Too Large too_large
+//	415 Unsupported Media Type   unsupported_media_type
+//	421 Misdirected Request      misdirected_request
+//	422 Unprocessable Entity     invalid_arguments
+//	500 Internal Server Error    internal, and any code not listed here
+//	503 Service Unavailable      canceled: the server stopped the call
+//
+// The reason phrases are the ones Go writes on the status line; RFC 9110
+// renamed 413 "Content Too Large" and 422 "Unprocessable Content", and
+// clients must ignore the phrase anyway (RFC 9112 section 4).
+//
+// tool_failed is 200 on purpose. The status line describes the HTTP
+// exchange, and that worked: the request was understood, authorised and
+// carried out. What failed is the tool's own job, which is news for the
+// caller to read in the body, exactly as a stdio client reads it on a line.
+// Keeping 4xx and 5xx for requests the server could not carry out lets a
+// client (and every proxy and log in between) tell a broken call from a
+// tool that had a bad day.
+func StatusFor(code string) int {
+	switch code {
+	case string(tools.CodeToolFailed):
+		return http.StatusOK
+	case stdio.CodeParseError, stdio.CodeInvalidRequest, string(tools.CodeIncompatibleVersion):
+		return http.StatusBadRequest
+	case CodeUnauthorized:
+		return http.StatusUnauthorized
+	case string(tools.CodeForbidden), CodeForbiddenOrigin:
+		return http.StatusForbidden
+	case string(tools.CodeUnknownTool), CodeNotFound:
+		return http.StatusNotFound
+	case CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case stdio.CodeTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case CodeUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case CodeMisdirectedRequest:
+		return http.StatusMisdirectedRequest
+	case string(tools.CodeInvalidArguments):
+		// RFC 9110 section 15.5.21: "the server understands the content
+		// type of the request content ... and the syntax of the request
+		// content is correct, but it was unable to process the contained
+		// instructions." Well-formed JSON naming a real tool, with
+		// arguments its schema refuses.
+		return http.StatusUnprocessableEntity
+	case stdio.CodeCanceled:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}
