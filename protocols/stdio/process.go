@@ -11,7 +11,7 @@ type process struct {
 	cmd   *exec.Cmd
 	grace time.Duration
 	done  chan struct{} // closed when Wait returns
-	err  error         // Wait's result; read after done is closed
+	err   error         // Wait's result; read after done is closed
 }
 
 func watch(cmd *exec.Cmd, grace time.Duration) *process {
