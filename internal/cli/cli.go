@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitToolError = 1 // the tool ran and failed, or refused its arguments
+	exitFailure   = 1 // a server could not start or stopped with an error
+	exitProtocol  = 2 // a protocol or transport error, in a client
+	exitUsage     = 2 // a command line that cannot be run
+)
+
+// Env is what a command may touch: its streams, and how to open a browser.
+// Tests replace all of it.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// OpenBrowser opens a URL for the user. Nil means never open one.
+	OpenBrowser func(url string) error
+	// Executable is the path of the running wirelab binary, used to start
+	// its own stdio server when no --cmd is given.
+	Executable string
+}
+
+// usage is printed by `wirelab help` and after every usage error.
+const usage = `wirelab: learn, teach and debug tool protocols by reading the wire.
+
+Usage:
+  wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
+      Start the playground in the browser.
+  wirelab server stdio [--max-line BYTES]
+      The stdio tool server: one JSON request per line on stdin.
+  wirelab server http [--addr 127.0.0.1:8019] [--token SECRET[:SCOPE,...]]...
+      The HTTP tool server. With tokens, callers need "Authorization: Bearer SECRET";
+      deploying to production needs the deploy:production scope.
+  wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
+  wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
+      Call a tool and print its result. KEY=VALUE sends a string,
+      KEY:=JSON any JSON value (limit:=3). Client flags: --timeout, --tool-version.
+      Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
+  wirelab version
+  wirelab help
+`
+
+// errUsage marks errors caused by the command line itself.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func usageErrorf(format string, args ...any) error {
+	return errUsage{fmt.Sprintf(format, args...)}
+}
+
+// Run runs the command line args (without the program name) and returns
+// the process's exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	code, err := dispatch(ctx, args, env)
+	var ue errUsage
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(env.Stderr, "wirelab: %s\n\n%s", ue.msg, usage)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "wirelab: %v\n", err)
+		if code == exitOK {
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+func dispatch(ctx context.Context, args []string, env Env) (int, error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		// Plain `wirelab`, or `wirelab --no-open`: the playground.
+		return exitOK, serve(ctx, args, env)
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "serve":
+		return exitOK, serve(ctx, rest, env)
+	case "server":
+		return exitOK, server(ctx, rest, env)
+	case "client":
+		return client(ctx, rest, env)
+	case "version":
+		if len(rest) > 0 {
+			return exitUsage, usageErrorf("version takes no arguments")
+		}
+		fmt.Fprintln(env.Stdout, version())
+		return exitOK, nil
+	case "help", "-h", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return exitOK, nil
+	default:
+		return exitUsage, usageErrorf("unknown command %q", cmd)
+	}
+}
+
+// flags returns a flag set that reports errors instead of printing them
+// and exiting, so that every usage error looks the same.
+func flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses a command's flags, turning flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return usageErrorf("help for %s", fs.Name())
+		}
+		return usageErrorf("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+// repeated is a flag that may be given many times, such as --token.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+// sub picks a protocol subcommand ("stdio", "http") or fails with usage.
+func sub(cmd string, args []string, known ...string) (string, []string, error) {
+	if len(args) == 0 {
+		return "", nil, usageErrorf("%s needs a protocol: %s", cmd, strings.Join(known, " or "))
+	}
+	for _, k := range known {
+		if args[0] == k {
+			return k, args[1:], nil
+		}
+	}
+	return "", nil, usageErrorf("unknown protocol %q for %s; known: %s", args[0], cmd, strings.Join(known, ", "))
+}

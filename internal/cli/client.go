@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/shell"
+
+	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/stdio"
+)
+
+// call is one tool call as the clients' command lines describe it.
+type call struct {
+	tool, version string
+	args          json.RawMessage
+	timeout       time.Duration
+}
+
+// clientFlags returns a flag set with the flags every client shares.
+func clientFlags(name string) *flagSetWithCall {
+	fs := &flagSetWithCall{FlagSet: flags(name)}
+	fs.DurationVar(&fs.call.timeout, "timeout", 30*time.Second, "how long to wait for an answer")
+	fs.StringVar(&fs.call.version, "tool-version", "", "ask for this version of the tool")
+	return fs
+}
+
+func client(ctx context.Context, args []string, env Env) (int, error) {
+	proto, rest, err := sub("client", args, "stdio", "http")
+	if err != nil {
+		return exitUsage, err
+	}
+	fs := clientFlags("client " + proto)
+	var cmdLine, url, token string
+	if proto == "stdio" {
+		fs.StringVar(&cmdLine, "cmd", "", `server command line, e.g. "go run ./myserver" (default: this wirelab's own stdio server)`)
+	} else {
+		fs.StringVar(&url, "url", "http://"+defaultHTTPAddr, "base URL of the HTTP tool server")
+		fs.StringVar(&token, "token", "", "bearer token to send")
+	}
+	if err := fs.parseCall(rest); err != nil {
+		return exitUsage, err
+	}
+	c := fs.call
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	var result json.RawMessage
+	if proto == "stdio" {
+		argv, err := serverCommand(cmdLine, env)
+		if err != nil {
+			return exitUsage, err
+		}
+		cl, err := stdio.Start(argv, &stdio.ClientOptions{Stderr: env.Stderr})
+		if err != nil {
+			return exitProtocol, err
+		}
+		result, err = cl.Call(ctx, c.tool, c.args, c.version)
+		if cerr := cl.Close(); err == nil && cerr != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: %v\n", cerr)
+		}
+		return report(result, err, env)
+	}
+	cl := httpjson.NewClient(url, &httpjson.ClientOptions{Token: token})
+	result, err = cl.Call(ctx, stdio.Request{Name: c.tool, Args: c.args, Version: c.version})
+	return report(result, err, env)
+}
+
+// report prints a call's outcome and picks the exit code. An error the
+// server answered with is printed as JSON on stdout too, for scripts.
+func report(result json.RawMessage, err error, env Env) (int, error) {
+	var werr *stdio.Error
+	switch {
+	case err == nil:
+		fmt.Fprintf(env.Stdout, "%s\n", result)
+		return exitOK, nil
+	case errors.As(err, &werr):
+		b, _ := json.Marshal(struct {
+			Error *stdio.Error `json:"error"`
+		}{werr})
+		fmt.Fprintf(env.Stdout, "%s\n", b)
+		if werr.ToolError() {
+			return exitToolError, fmt.Errorf("tool error (%s): %s", werr.Code, werr.Message)
+		}
+		return exitProtocol, fmt.Errorf("protocol error (%s): %s", werr.Code, werr.Message)
+	default:
+		return exitProtocol, err
+	}
+}
+
+// serverCommand splits --cmd like a shell would (quotes, $VARS), without
+// running a shell. With no --cmd, it is this binary's own stdio server.
+func serverCommand(cmdLine string, env Env) ([]string, error) {
+	if strings.TrimSpace(cmdLine) == "" {
+		if env.Executable == "" {
+			return nil, usageErrorf("client stdio needs --cmd")
+		}
+		return []string{env.Executable, "server", "stdio"}, nil
+	}
+	argv, err := shell.Fields(cmdLine, nil)
+	if err != nil {
+		return nil, usageErrorf("--cmd %q: %v", cmdLine, err)
+	}
+	if len(argv) == 0 {
+		return nil, usageErrorf("--cmd is empty")
+	}
+	return argv, nil
+}
+
+// flagSetWithCall is a client's flag set plus the call it describes.
+type flagSetWithCall struct {
+	*flag.FlagSet
+	call call
+}
+
+// parseCall parses flags, then TOOL and its KEY=VALUE arguments.
+func (fs *flagSetWithCall) parseCall(args []string) error {
+	if err := parse(fs.FlagSet, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("%s needs a tool name", fs.Name())
+	}
+	fs.call.tool = fs.Arg(0)
+	raw, err := toolArgs(fs.Args()[1:])
+	if err != nil {
+		return err
+	}
+	fs.call.args = raw
+	return nil
+}
+
+// toolArgs builds the arguments object from KEY=VALUE (a string) and
+// KEY:=JSON (any JSON value) words, as HTTPie does: "limit:=3" sends the
+// number 3, "limit=3" the string "3".
+func toolArgs(words []string) (json.RawMessage, error) {
+	args := make(map[string]json.RawMessage)
+	for _, w := range words {
+		if k, v, ok := strings.Cut(w, ":="); ok && !strings.Contains(k, "=") && k != "" {
+			if !json.Valid([]byte(v)) {
+				return nil, usageErrorf("argument %q: %q is not JSON (use %s=%s for a string)", w, v, k, v)
+			}
+			args[k] = json.RawMessage(v)
+			continue
+		}
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, usageErrorf("argument %q is not KEY=VALUE (or KEY:=JSON for numbers, booleans, arrays and objects)", w)
+		}
+		b, _ := json.Marshal(v)
+		args[k] = b
+	}
+	return json.Marshal(args)
+}

@@ -1,0 +1,19 @@
+// Package cli is wirelab's command line: it parses flags and wires the
+// protocol packages to stdin, stdout, listeners and child processes.
+//
+// The commands are a contract that users' scripts rely on; extend them,
+// never change what an existing one does:
+//
+//	wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
+//	wirelab server stdio [--max-line BYTES]
+//	wirelab server http [--addr HOST:PORT] [--token SECRET[:SCOPE,...]]...
+//	wirelab client stdio [--cmd "COMMAND LINE"] [--timeout D] [--tool-version V] TOOL [KEY=VALUE | KEY:=JSON]...
+//	wirelab client http [--url URL] [--token T] [--timeout D] [--tool-version V] TOOL [KEY=VALUE | KEY:=JSON]...
+//	wirelab version | help
+//
+// Network servers accept port 0 and print one line on stderr,
+// "wirelab: <proto> server listening on <URL>", once they accept
+// connections. Clients print the result JSON on stdout and exit 0; on a
+// tool error they exit 1, on a protocol or transport error 2. Usage
+// errors print one line and the usage, and exit 2.
+package cli

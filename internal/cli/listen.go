@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+)
+
+// Server timeouts. ReadHeaderTimeout stops a client that opens a
+// connection and never finishes its headers from holding it forever;
+// shutdownTimeout bounds how long in-flight calls (a deploy takes about a
+// second) may finish after Ctrl-C.
+const (
+	readHeaderTimeout = 10 * time.Second
+	shutdownTimeout   = 5 * time.Second
+)
+
+// listen opens a TCP listener and announces it on stderr with the one line
+// scripts wait for. Port 0 picks a free port; the line shows which.
+func listen(addr, proto string, stderr io.Writer) (net.Listener, bool, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, false, fmt.Errorf("cannot listen on %s: the port is already in use (is another wirelab running?); "+
+			"choose another with --addr, or --addr 127.0.0.1:0 for any free port", addr)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	loopback := isLoopback(ln.Addr())
+	if !loopback {
+		fmt.Fprintf(stderr, "wirelab: WARNING: %s is reachable from other machines; use 127.0.0.1 unless you mean it\n", ln.Addr())
+	}
+	fmt.Fprintf(stderr, "wirelab: %s server listening on http://%s\n", proto, ln.Addr())
+	return ln, loopback, nil
+}
+
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// serveHTTP serves h on ln until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout}
+	errc := make(chan error, 1)
+	// This goroutine ends when Serve returns, which Shutdown below causes.
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving: %w", err)
+	}
+	return nil
+}

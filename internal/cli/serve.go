@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wirelab/wirelab/playground"
+	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// serve starts the playground and, beside it, an HTTP tool server on a
+// free loopback port for the page to point at.
+func serve(ctx context.Context, args []string, env Env) error {
+	fs := flags("serve")
+	addr := fs.String("addr", defaultServeAddr, "address of the playground")
+	noOpen := fs.Bool("no-open", false, "do not open a browser")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
+	}
+	cat := tools.New(nil)
+
+	ln, loopback, err := listen(*addr, "playground", env.Stderr)
+	if err != nil {
+		return err
+	}
+	httpLn, _, err := listen("127.0.0.1:0", "http", env.Stderr)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	httpURL := "http://" + httpLn.Addr().String()
+	httpSrv := httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true, Log: logger(env.Stderr)})
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	// This goroutine ends when ctx ends (cancel above runs when serve returns).
+	go func() { errc <- serveHTTP(ctx, httpLn, httpSrv) }()
+
+	url := "http://" + ln.Addr().String()
+	if !*noOpen && env.OpenBrowser != nil {
+		if err := env.OpenBrowser(url); err != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url)
+		}
+	}
+	err = serveHTTP(ctx, ln, playground.New(cat, &playground.Options{HTTPURL: httpURL, Loopback: loopback}))
+	cancel()
+	if herr := <-errc; err == nil {
+		err = herr
+	}
+	return err
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+
+	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/stdio"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// Default addresses, one port per protocol so lessons can name them.
+const (
+	defaultServeAddr = "127.0.0.1:8018"
+	defaultHTTPAddr  = "127.0.0.1:8019"
+)
+
+func server(ctx context.Context, args []string, env Env) error {
+	proto, rest, err := sub("server", args, "stdio", "http")
+	if err != nil {
+		return err
+	}
+	switch proto {
+	case "stdio":
+		return serverStdio(ctx, rest, env)
+	default:
+		return serverHTTP(ctx, rest, env)
+	}
+}
+
+func serverStdio(ctx context.Context, args []string, env Env) error {
+	fs := flags("server stdio")
+	maxLine := fs.Int("max-line", stdio.DefaultMaxLine, "longest request line in bytes")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("server stdio takes no arguments, got %q", fs.Arg(0))
+	}
+	s := stdio.NewServer(tools.New(nil), &stdio.ServerOptions{MaxLine: *maxLine, Log: logger(env.Stderr)})
+	err := s.Serve(ctx, env.Stdin, env.Stdout)
+	if errors.Is(err, context.Canceled) {
+		return nil // Ctrl-C or SIGTERM: a normal way to stop
+	}
+	return err
+}
+
+func serverHTTP(ctx context.Context, args []string, env Env) error {
+	fs := flags("server http")
+	addr := fs.String("addr", defaultHTTPAddr, "address to listen on; port 0 picks a free one")
+	var tokens repeated
+	fs.Var(&tokens, "token", "accepted bearer token, SECRET or SECRET:SCOPE,... (repeatable)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("server http takes no arguments, got %q", fs.Arg(0))
+	}
+	ts, err := tools.ParseTokens(tokens)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	ln, loopback, err := listen(*addr, "http", env.Stderr)
+	if err != nil {
+		return err
+	}
+	h := httpjson.NewServer(tools.New(nil), &httpjson.ServerOptions{Tokens: ts, Loopback: loopback, Log: logger(env.Stderr)})
+	return serveHTTP(ctx, ln, h)
+}
+
+// logger writes a server's log lines to stderr, without timestamps: the
+// learner is watching them happen.
+func logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}

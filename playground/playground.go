@@ -1,0 +1,59 @@
+package playground
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/wirelab/wirelab/protocols/tools"
+	"github.com/wirelab/wirelab/static"
+)
+
+// Options configures the playground. A nil *Options means defaults.
+type Options struct {
+	// HTTPURL is the base URL of a running HTTP tool server to point
+	// learners at, if there is one.
+	HTTPURL string
+
+	// Loopback turns on the Host and Origin checks a server on a loopback
+	// address needs against web pages in the local browser.
+	Loopback bool
+}
+
+// New returns the playground's handler for the catalogue.
+func New(cat *tools.Catalogue, opts *Options) http.Handler {
+	if opts == nil {
+		opts = &Options{}
+	}
+	view := homeView{
+		Tools:   cat.List(),
+		HTTPURL: opts.HTTPURL,
+		Servers: []serverRow{
+			{Protocol: "stdio", Command: "wirelab server stdio", Note: "runs as a child process of its client"},
+			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL, Note: "not started"},
+		},
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
+	mux.Handle("GET /{$}", templ.Handler(home(view)))
+	return mux
+}
+
+func tryHTTP(url string) string {
+	return strings.Join([]string{
+		fmt.Sprintf(`curl -s %s/tools`, url),
+		fmt.Sprintf(`curl -s %s/execute -H 'Content-Type: application/json' \`, url),
+		`  -d '{"name":"word_count","args":{"text":"read the wire"}}'`,
+	}, "\n")
+}
+
+const tryStdio = `echo '{"name":"word_count","args":{"text":"read the wire"}}' | wirelab server stdio`
+
+func versions(d tools.Definition) string {
+	if len(d.CompatibleVersions) == 0 {
+		return d.Version
+	}
+	return d.Version + " (also serves " + strings.Join(d.CompatibleVersions, ", ") + ")"
+}
