@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/protocols/tools"
 	"github.com/wirelab/wirelab/static"
 )
@@ -38,7 +39,16 @@ func New(cat *tools.Catalogue, opts *Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	mux.Handle("GET /{$}", templ.Handler(home(view)))
-	return mux
+	if !opts.Loopback {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ref := loopback.Check(r); ref != nil {
+			http.Error(w, ref.Reason, ref.Status)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 func tryHTTP(url string) string {

@@ -33,7 +33,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"client", "http"}, `wirelab: client http needs a tool name`},
 		{[]string{"client", "http", "word_count", "text"}, `wirelab: argument "text" is not KEY=VALUE (or KEY:=JSON for numbers, booleans, arrays and objects)`},
 		{[]string{"client", "http", "search", "limit:=three"}, `wirelab: argument "limit:=three": "three" is not JSON (use limit=three for a string)`},
-		{[]string{"client", "stdio", "--cmd", `"unclosed`, "word_count"}, `wirelab: --cmd "\"unclosed": 1:1: reached EOF without closing quote `+"`\"`"},
+		{[]string{"client", "stdio", "--cmd", `"unclosed`, "word_count"}, `wirelab: --cmd "\"unclosed": 1:1: reached EOF without closing quote ` + "`\"`"},
 		{[]string{"version", "x"}, `wirelab: version takes no arguments`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
