@@ -1,68 +1,18 @@
 package httpjson
 
 import (
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/wirelab/wirelab/protocols/stdio"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
-// Realm names this server in WWW-Authenticate challenges. RFC 6750
+// realm names this server in WWW-Authenticate challenges. RFC 6750
 // section 3: "All challenges defined by this specification MUST use the
 // auth-scheme value "Bearer"", and the realm attribute "MAY be included
 // to indicate the scope of protection".
-const Realm = "wirelab"
-
-// A server on 127.0.0.1 is safe from the network, but not from the web
-// pages open in the browser of the same user. Two guards close that gap.
-//
-// DNS rebinding: a page from attacker.example waits until its DNS name
-// resolves to 127.0.0.1, then calls "its own" site, which is now this
-// server; the browser's same-origin rule sees nothing wrong. The request
-// still says "Host: attacker.example", so a loopback server answers only
-// requests whose Host is a loopback name, and refuses the rest with 421,
-// which RFC 9110 section 15.5.20 defines as "the request was directed at a
-// server that is unable or unwilling to produce an authoritative response
-// for the target URI".
-//
-// Cross-site calls: any page may send a POST to http://127.0.0.1:PORT.
-// Browsers add an Origin header (RFC 6454 section 7) to every POST and
-// every cross-site fetch, so a request whose Origin is some other site
-// came from a web page, not from a tool client, and is refused. Clients
-// that are not browsers send no Origin and are not affected.
-
-// checkLocal returns the error for a request that a loopback server must
-// not answer, or nil.
-func checkLocal(r *http.Request) *stdio.Error {
-	if !isLoopbackHost(r.Host) {
-		return &stdio.Error{Code: CodeMisdirectedRequest, Message: "this server listens on a loopback address and answers only requests for localhost, 127.0.0.1 or [::1]; Host was " + quoteHeader(r.Host)}
-	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || !isLoopbackHost(u.Host) {
-			return &stdio.Error{Code: CodeForbiddenOrigin, Message: "requests from web pages are refused unless the page itself is on this machine; Origin was " + quoteHeader(origin)}
-		}
-	}
-	return nil
-}
-
-// isLoopbackHost reports whether a Host value ("name", "name:port",
-// "[v6]:port") names this machine: localhost or a loopback IP literal.
-func isLoopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+const realm = "wirelab"
 
 // quoteHeader quotes a header value for an error message, cut short so a
 // huge header cannot make a huge answer.
@@ -71,7 +21,7 @@ func quoteHeader(v string) string {
 	if len(v) > max {
 		v = v[:max] + "..."
 	}
-	return `"` + v + `"`
+	return `"` + strings.ReplaceAll(v, `"`, `\"`) + `"`
 }
 
 // authenticate finds the caller's token. RFC 6750 section 2.1 defines the
@@ -80,10 +30,9 @@ func quoteHeader(v string) string {
 //	credentials = "Bearer" 1*SP b64token
 //
 // and RFC 9110 section 11.1 makes the scheme name case-insensitive, so
-// "bearer" and "BEARER" work too.
-// The token is never taken from the URL: RFC 6750 section 5.3 says "Don't
-// pass bearer tokens in page URLs", because URLs end up in logs and
-// browser history.
+// "bearer" and "BEARER" work too. The token is never taken from the URL:
+// RFC 6750 section 5.3 says "Don't pass bearer tokens in page URLs",
+// because URLs end up in logs and browser history.
 //
 // On failure it sets the WWW-Authenticate challenge and returns the error
 // to send with it.
@@ -128,5 +77,5 @@ func challengeScope(w http.ResponseWriter, scope string) {
 // are case-insensitive, but the RFCs' spelling is easier to recognise on
 // the wire.
 func challenge(w http.ResponseWriter, params string) {
-	w.Header()["WWW-Authenticate"] = []string{`Bearer realm="` + Realm + `"` + params}
+	w.Header()["WWW-Authenticate"] = []string{`Bearer realm="` + realm + `"` + params}
 }

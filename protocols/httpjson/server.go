@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/protocols/stdio"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
@@ -38,8 +39,8 @@ type ServerOptions struct {
 	// Loopback turns on the guards a server listening on a loopback
 	// address needs against web pages in the local browser: requests must
 	// name localhost in Host, and may not come from another site's page.
-	// Set it when the listener's IP is a loopback address; auth.go
-	// explains the attacks.
+	// Set it when the listener's IP is a loopback address; package
+	// internal/loopback explains the attacks.
 	Loopback bool
 
 	// Log receives one line per request. Nil means silent.
@@ -55,7 +56,7 @@ type Server struct {
 	maxBody  int64
 	loopback bool
 	log      *slog.Logger
-	openapi  []byte // the document served at /openapi.json, built once
+	openapi  json.RawMessage // the document served at /openapi.json, built once
 }
 
 // NewServer returns a handler serving cat.
@@ -67,11 +68,7 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
-	doc, err := json.Marshal(OpenAPI(cat, s.tokens.Enabled()))
-	if err != nil {
-		panic(fmt.Sprintf("httpjson: encoding the OpenAPI document: %v", err)) // a bug in openapi.go
-	}
-	s.openapi = doc
+	s.openapi = OpenAPI(cat, s.tokens.Enabled())
 	return s
 }
 
@@ -108,8 +105,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // tool called (404, 422, 403, 200).
 func (s *Server) route(w http.ResponseWriter, r *http.Request) reply {
 	if s.loopback {
-		if e := checkLocal(r); e != nil {
-			return fail(nil, e)
+		// Web pages in the local browser can reach a loopback server;
+		// package loopback explains the two attacks this refuses.
+		if refusal := loopback.Check(r); refusal != nil {
+			code := CodeMisdirectedRequest // 421: Host names some other server
+			if refusal.Status == http.StatusForbidden {
+				code = CodeForbiddenOrigin // 403: another site's page sent it
+			}
+			return fail(nil, &stdio.Error{Code: code, Message: refusal.Reason})
 		}
 	}
 	var methods []string
@@ -133,7 +136,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) reply {
 	if r.URL.Path == "/openapi.json" {
 		// Public even when tokens are on: it is where a client learns
 		// that it needs one, and how to send it.
-		return ok(json.RawMessage(s.openapi))
+		return ok(s.openapi)
 	}
 
 	var allow func(tools.Scope) bool // nil allows every scope
@@ -223,12 +226,15 @@ func checkJSON(contentType string) *stdio.Error {
 // before the status is written, so a failure to encode can still become a
 // 500 rather than half an answer.
 func write(w http.ResponseWriter, rep reply) reply {
-	b, err := json.Marshal(rep.body)
-	if err != nil {
-		rep = fail(nil, &stdio.Error{Code: stdio.CodeInternal, Message: "encoding the answer: " + err.Error()})
-		b, _ = json.Marshal(rep.body)
+	b, isRaw := rep.body.(json.RawMessage) // already encoded, as the OpenAPI document is
+	if !isRaw {
+		var err error
+		if b, err = json.Marshal(rep.body); err != nil {
+			rep = fail(nil, &stdio.Error{Code: stdio.CodeInternal, Message: "encoding the answer: " + err.Error()})
+			b, _ = json.Marshal(rep.body)
+		}
+		b = append(b, '\n') // for people reading with curl; JSON ignores it
 	}
-	b = append(b, '\n') // for people reading with curl; JSON ignores it
 	h := w.Header()
 	// RFC 8259 section 11: "No "charset" parameter is defined for this
 	// registration." JSON is UTF-8, so application/json says it all.

@@ -29,33 +29,12 @@ const (
 	CodeMisdirectedRequest   = "misdirected_request"    // the Host header names some other server
 )
 
-// StatusFor is the status code a response carries for an error code. It is
-// the whole status table of this protocol in one place:
-//
-//	200 OK                       tool_failed: the tool ran and failed
-//	400 Bad Request              parse_error, invalid_request, incompatible_version
-//	401 Unauthorized             unauthorized
-//	403 Forbidden                forbidden (missing scope), forbidden_origin
-//	404 Not Found                unknown_tool, not_found
-//	405 Method Not Allowed       method_not_allowed
-//	413 Request Entity Too Large too_large
-//	415 Unsupported Media Type   unsupported_media_type
-//	421 Misdirected Request      misdirected_request
-//	422 Unprocessable Entity     invalid_arguments
-//	500 Internal Server Error    internal, and any code not listed here
-//	503 Service Unavailable      canceled: the server stopped the call
-//
-// The reason phrases are the ones Go writes on the status line; RFC 9110
-// renamed 413 "Content Too Large" and 422 "Unprocessable Content", and
-// clients must ignore the phrase anyway (RFC 9112 section 4).
-//
-// tool_failed is 200 on purpose. The status line describes the HTTP
-// exchange, and that worked: the request was understood, authorised and
-// carried out. What failed is the tool's own job, which is news for the
-// caller to read in the body, exactly as a stdio client reads it on a line.
-// Keeping 4xx and 5xx for requests the server could not carry out lets a
-// client (and every proxy and log in between) tell a broken call from a
-// tool that had a bad day.
+// StatusFor is the status code a response carries for an error code: the
+// status table of this protocol in one place. The package documentation
+// lays it out and says why tool_failed is 200. The reason phrases on the
+// wire are Go's: RFC 9110 renamed 413 "Content Too Large" and 422
+// "Unprocessable Content", and clients ignore the phrase anyway (RFC 9112
+// section 4: "A client SHOULD ignore the reason-phrase content").
 func StatusFor(code string) int {
 	switch code {
 	case string(tools.CodeToolFailed):
@@ -84,6 +63,8 @@ func StatusFor(code string) int {
 		// arguments its schema refuses.
 		return http.StatusUnprocessableEntity
 	case stdio.CodeCanceled:
+		// Only sent when the call was stopped with the client still
+		// there; a client that has gone gets nothing.
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError

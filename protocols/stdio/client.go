@@ -164,7 +164,16 @@ func (c *Client) Call(ctx context.Context, name string, args json.RawMessage, ve
 	_, err = c.w.Write(append(line, '\n'))
 	c.writeMu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("writing request: %w", err)
+		// A write fails when the server has exited and its stdin is
+		// closed; if the reader has seen that too, say so.
+		select {
+		case <-c.readerDone:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return nil, fmt.Errorf("writing request: %w; %w", err, c.deadErr())
+		case <-time.After(100 * time.Millisecond):
+			return nil, fmt.Errorf("writing request: %w (did the server exit?)", err)
+		}
 	}
 
 	select {

@@ -78,18 +78,18 @@ func ErrorFrom(err error) *Error {
 // names the mistake instead.
 func requestKeys() []string { return []string{"id", "name", "args", "version"} }
 
-// ParseRequest decodes one request line strictly: it must be a JSON object
+// ParseRequest decodes one request (a line on stdio, a body over HTTP) strictly: it must be a JSON object
 // whose keys are among id, name, args and version, spelled in lowercase,
 // with a non-empty name.
 func ParseRequest(line []byte) (Request, *Error) {
 	if !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v) // only to say where the JSON breaks
-		return Request{}, &Error{Code: CodeParseError, Message: "line is not valid JSON: " + err.Error()}
+		return Request{}, &Error{Code: CodeParseError, Message: "request is not valid JSON: " + err.Error()}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil {
-		return Request{}, &Error{Code: CodeInvalidRequest, Message: `line is JSON but not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`}
+		return Request{}, &Error{Code: CodeInvalidRequest, Message: `request is JSON but not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`}
 	}
 	var unknown []string
 	for k := range fields {
