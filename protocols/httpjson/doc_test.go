@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/wirelab/wirelab/internal/transcript"
 )
 
 // TestDocExchange keeps the exchange quoted in the package documentation
@@ -15,16 +15,13 @@ func TestDocExchange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar, err := txtar.ParseFile("testdata/execute.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := transcript.Glob(t, "testdata/execute.txtar")[0]
 	for _, q := range []struct{ after, section string }{
 		{"// From testdata/execute.txtar. The client sends:", "client"},
 		{"// and the server answers (lines end in CRLF on the wire):", "server"},
 	} {
 		quoted := indentedBlock(t, string(src), q.after)
-		if !strings.HasPrefix(string(section(t, ar, q.section)), quoted) {
+		if !strings.HasPrefix(string(golden.Section(t, q.section)), quoted) {
 			t.Errorf("doc.go quotes the %s as\n%s\nbut testdata/execute.txtar does not start with that", q.section, quoted)
 		}
 	}

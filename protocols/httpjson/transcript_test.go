@@ -8,16 +8,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/wirelab/wirelab/internal/transcript"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -42,32 +39,21 @@ const ioLimit = 10 * time.Second
 // on 127.0.0.1. Comment lines set other options: "tokens: SPEC SPEC"
 // turns on bearer tokens, "max-body: N" sets the body limit.
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no transcripts: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(NewServer(testCatalogue(), transcriptOptions(t, ar.Comment)))
+	for _, f := range transcript.Glob(t, "testdata/*.txtar") {
+		t.Run(f.Name, func(t *testing.T) {
+			srv := httptest.NewServer(NewServer(testCatalogue(), transcriptOptions(t, f)))
 			defer srv.Close()
 
-			reqs, fixed := splitRequests(t, section(t, ar, "client"))
+			reqs, fixed := splitRequests(t, f.Section(t, "client"))
 			got := replay(t, srv.Listener.Addr().String(), reqs)
 			if *update {
-				setSection(ar, "server", got)
 				if fixed != nil {
-					setSection(ar, "client", fixed)
+					f.Rewrite(t, "client", fixed)
 				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				f.Rewrite(t, "server", got)
 				return
 			}
-			if want := section(t, ar, "server"); !bytes.Equal(got, want) {
+			if want := f.Section(t, "server"); !bytes.Equal(got, want) {
 				t.Errorf("server sent:\n%s\nwant:\n%s\n(run go test -update to accept)", got, want)
 			}
 		})
@@ -78,17 +64,17 @@ func testCatalogue() *tools.Catalogue {
 	return tools.New(&tools.Options{DeployStep: time.Millisecond}) // deploys take milliseconds, not a second
 }
 
-func transcriptOptions(t *testing.T, comment []byte) *ServerOptions {
+func transcriptOptions(t *testing.T, f *transcript.File) *ServerOptions {
 	t.Helper()
 	opts := &ServerOptions{Loopback: true}
-	if specs := option(comment, "tokens"); specs != "" {
+	if specs := f.Option("tokens"); specs != "" {
 		ts, err := tools.ParseTokens(strings.Fields(specs))
 		if err != nil {
 			t.Fatal(err)
 		}
 		opts.Tokens = ts
 	}
-	if n := option(comment, "max-body"); n != "" {
+	if n := f.Option("max-body"); n != "" {
 		max, err := strconv.ParseInt(n, 10, 64)
 		if err != nil {
 			t.Fatal(err)
@@ -227,35 +213,4 @@ func (rc *recorder) take() []byte {
 	b := bytes.Clone(rc.buf.Bytes())
 	rc.buf.Reset()
 	return b
-}
-
-func section(t *testing.T, ar *txtar.Archive, name string) []byte {
-	t.Helper()
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	t.Fatalf("transcript has no %q section", name)
-	return nil
-}
-
-func setSection(ar *txtar.Archive, name string, data []byte) {
-	for i := range ar.Files {
-		if ar.Files[i].Name == name {
-			ar.Files[i].Data = data
-			return
-		}
-	}
-	ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
-}
-
-// option finds "key: value" among a transcript's comment lines.
-func option(comment []byte, key string) string {
-	for _, line := range strings.Split(string(comment), "\n") {
-		if v, ok := strings.CutPrefix(line, key+":"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
