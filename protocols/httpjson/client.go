@@ -36,7 +36,7 @@ type ClientOptions struct {
 	// http.DefaultTransport, which keeps connections alive between calls.
 	HTTPClient *http.Client
 
-	// Timeout bounds each call, on top of the caller's context. Zero means
+	// Timeout bounds each call whose context has no deadline. Zero means
 	// DefaultTimeout.
 	Timeout time.Duration
 }
@@ -115,8 +115,11 @@ func (c *Client) Tools(ctx context.Context) ([]tools.Definition, error) {
 // What it refuses is an answer that is not this protocol at all, such as
 // a proxy's HTML error page. where names the exchange, for messages.
 func (c *Client) do(ctx context.Context, method, path string, body []byte, v any) (where string, err error) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -202,5 +203,30 @@ func BenchmarkRoundTrip(b *testing.B) {
 		if _, err := c.Call(ctx, req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestClientTimeout checks that the client's own timeout applies only when
+// the caller set no deadline: a caller that allows longer must get longer.
+func TestClientTimeout(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(300 * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"result":{"words":1,"chars":1}}`))
+	}))
+	defer slow.Close()
+	c := NewClient(slow.URL, &ClientOptions{Timeout: 50 * time.Millisecond})
+	req := stdio.Request{Name: "word_count", Args: json.RawMessage(`{"text":"x"}`)}
+
+	if _, err := c.Call(context.Background(), req); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("no deadline: err = %v, want the client's timeout", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Call(ctx, req); err != nil {
+		t.Errorf("caller's deadline longer than the client's timeout: %v", err)
 	}
 }
