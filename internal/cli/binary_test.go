@@ -119,7 +119,7 @@ func TestClientExitCodes(t *testing.T) {
 		{"stdio invalid args", []string{"client", "stdio", "search", "q=x", "limit=2"}, 1, "", "tool error (invalid_arguments)"},
 		{"stdio protocol error", []string{"client", "stdio", "nope"}, 2, "", "protocol error (unknown_tool)"},
 		{"stdio transport error", []string{"client", "stdio", "--cmd", "/nonexistent/server", "word_count", "text=x"}, 2, "", "/nonexistent/server"},
-		{"stdio server that is not one", []string{"client", "stdio", "--timeout", "2s", "--cmd", "cat /dev/null", "word_count", "text=x"}, 2, "", "did it exit?"},
+		{"stdio server that is not one", []string{"client", "stdio", "--timeout", "2s", "--cmd", "cat /dev/null", "word_count", "text=x"}, 2, "", "did the server exit?"},
 		{"http ok", []string{"client", "http", "--url", httpURL, "--token", "reader", "word_count", "text=read the wire"}, 0, `{"words":3,"chars":13}` + "\n", ""},
 		{"http no token", []string{"client", "http", "--url", httpURL, "word_count", "text=x"}, 2, "", "unauthorized"},
 		{"http wrong token", []string{"client", "http", "--url", httpURL, "--token", "guess", "word_count", "text=x"}, 2, "", "unauthorized"},

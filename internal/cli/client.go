@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -15,27 +14,14 @@ import (
 	"github.com/wirelab/wirelab/protocols/stdio"
 )
 
-// call is one tool call as the clients' command lines describe it.
-type call struct {
-	tool, version string
-	args          json.RawMessage
-	timeout       time.Duration
-}
-
-// clientFlags returns a flag set with the flags every client shares.
-func clientFlags(name string) *flagSetWithCall {
-	fs := &flagSetWithCall{FlagSet: flags(name)}
-	fs.DurationVar(&fs.call.timeout, "timeout", 30*time.Second, "how long to wait for an answer")
-	fs.StringVar(&fs.call.version, "tool-version", "", "ask for this version of the tool")
-	return fs
-}
-
 func client(ctx context.Context, args []string, env Env) (int, error) {
 	proto, rest, err := sub("client", args, "stdio", "http")
 	if err != nil {
 		return exitUsage, err
 	}
-	fs := clientFlags("client " + proto)
+	fs := flags("client " + proto)
+	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for an answer")
+	version := fs.String("tool-version", "", "ask for this version of the tool")
 	var cmdLine, url, token string
 	if proto == "stdio" {
 		fs.StringVar(&cmdLine, "cmd", "", `server command line, e.g. "go run ./myserver" (default: this wirelab's own stdio server)`)
@@ -43,11 +29,18 @@ func client(ctx context.Context, args []string, env Env) (int, error) {
 		fs.StringVar(&url, "url", "http://"+defaultHTTPAddr, "base URL of the HTTP tool server")
 		fs.StringVar(&token, "token", "", "bearer token to send")
 	}
-	if err := fs.parseCall(rest); err != nil {
+	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
 	}
-	c := fs.call
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	if fs.NArg() == 0 {
+		return exitUsage, usageErrorf("%s needs a tool name", fs.Name())
+	}
+	tool := fs.Arg(0)
+	callArgs, err := toolArgs(fs.Args()[1:])
+	if err != nil {
+		return exitUsage, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 
 	var result json.RawMessage
@@ -60,14 +53,14 @@ func client(ctx context.Context, args []string, env Env) (int, error) {
 		if err != nil {
 			return exitProtocol, err
 		}
-		result, err = cl.Call(ctx, c.tool, c.args, c.version)
+		result, err = cl.Call(ctx, tool, callArgs, *version)
 		if cerr := cl.Close(); err == nil && cerr != nil {
 			fmt.Fprintf(env.Stderr, "wirelab: %v\n", cerr)
 		}
 		return report(result, err, env)
 	}
 	cl := httpjson.NewClient(url, &httpjson.ClientOptions{Token: token})
-	result, err = cl.Call(ctx, stdio.Request{Name: c.tool, Args: c.args, Version: c.version})
+	result, err = cl.Call(ctx, stdio.Request{Name: tool, Args: callArgs, Version: *version})
 	return report(result, err, env)
 }
 
@@ -110,29 +103,6 @@ func serverCommand(cmdLine string, env Env) ([]string, error) {
 		return nil, usageErrorf("--cmd is empty")
 	}
 	return argv, nil
-}
-
-// flagSetWithCall is a client's flag set plus the call it describes.
-type flagSetWithCall struct {
-	*flag.FlagSet
-	call call
-}
-
-// parseCall parses flags, then TOOL and its KEY=VALUE arguments.
-func (fs *flagSetWithCall) parseCall(args []string) error {
-	if err := parse(fs.FlagSet, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usageErrorf("%s needs a tool name", fs.Name())
-	}
-	fs.call.tool = fs.Arg(0)
-	raw, err := toolArgs(fs.Args()[1:])
-	if err != nil {
-		return err
-	}
-	fs.call.args = raw
-	return nil
 }
 
 // toolArgs builds the arguments object from KEY=VALUE (a string) and

@@ -164,16 +164,8 @@ func (c *Client) Call(ctx context.Context, name string, args json.RawMessage, ve
 	_, err = c.w.Write(append(line, '\n'))
 	c.writeMu.Unlock()
 	if err != nil {
-		// A write fails when the server has exited and its stdin is
-		// closed; if the reader has seen that too, say so.
-		select {
-		case <-c.readerDone:
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			return nil, fmt.Errorf("writing request: %w; %w", err, c.deadErr())
-		case <-time.After(100 * time.Millisecond):
-			return nil, fmt.Errorf("writing request: %w (did the server exit?)", err)
-		}
+		// The usual cause: the server exited, closing its end of the pipe.
+		return nil, fmt.Errorf("writing request: %w (did the server exit?)", err)
 	}
 
 	select {
@@ -190,11 +182,7 @@ func (c *Client) Call(ctx context.Context, name string, args json.RawMessage, ve
 	case <-ctx.Done():
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		err := fmt.Errorf("no answer to %s (id %d): %w", name, id, ctx.Err())
-		if c.noise != nil {
-			err = fmt.Errorf("%w; the server wrote a line to stdout that is not a response, %q: logs belong on stderr", err, c.noise)
-		}
-		return nil, err
+		return nil, c.withNoise(fmt.Errorf("no answer to %s (id %d): %w", name, id, ctx.Err()))
 	}
 }
 
@@ -206,11 +194,17 @@ func (c *Client) forget(id int64) {
 
 // deadErr explains why no more answers will come. c.mu must be held.
 func (c *Client) deadErr() error {
-	err := fmt.Errorf("server stopped answering: %w", c.readErr)
-	if c.noise != nil {
-		err = fmt.Errorf("%w; its last stdout line was not a response, %q: logs belong on stderr", err, c.noise)
+	return c.withNoise(fmt.Errorf("server stopped answering: %w", c.readErr))
+}
+
+// withNoise adds to err the last stdout line that was not a response, if
+// any: a server printing logs on stdout is the usual reason answers never
+// arrive. c.mu must be held.
+func (c *Client) withNoise(err error) error {
+	if c.noise == nil {
+		return err
 	}
-	return err
+	return fmt.Errorf("%w; the server wrote a line to stdout that is not a response, %q: logs belong on stderr", err, c.noise)
 }
 
 // read delivers each response line to the call waiting for its id.
@@ -226,7 +220,7 @@ func (c *Client) read(lr *lineReader) {
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				err = errors.New("its stdout closed (did it exit?)")
+				err = errors.New("its stdout closed (did the server exit?)")
 			}
 			c.mu.Lock()
 			c.readErr = err
