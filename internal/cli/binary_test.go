@@ -106,6 +106,7 @@ func TestNewcomer(t *testing.T) {
 
 func TestClientExitCodes(t *testing.T) {
 	httpURL := startServer(t, "http", "server", "http", "--addr", "127.0.0.1:0", "--token", "reader", "--token", "ops:deploy:production")
+	grpcAddr := startServer(t, "grpc", "server", "grpc", "--addr", "127.0.0.1:0", "--token", "reader", "--token", "ops:deploy:production")
 	for _, tt := range []struct {
 		name       string
 		args       []string
@@ -128,6 +129,18 @@ func TestClientExitCodes(t *testing.T) {
 		{"http tool error", []string{"client", "http", "--url", httpURL, "--token", "reader", "weather", "city=Oslo"}, 1, "", "tool error (tool_failed)"},
 		{"http version refused", []string{"client", "http", "--url", httpURL, "--token", "reader", "--tool-version", "9", "word_count", "text=x"}, 2, "", "served versions: 1.1, 1.0"},
 		{"http nobody there", []string{"client", "http", "--url", "http://127.0.0.1:1", "word_count", "text=x"}, 2, "", "refused"},
+		{"grpc ok", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "word_count", "text=read the wire"}, 0, `{"words":3,"chars":13}` + "\n", ""},
+		{"grpc no token", []string{"client", "grpc", "--addr", grpcAddr, "word_count", "text=x"}, 2, "", "UNAUTHENTICATED"},
+		{"grpc wrong token", []string{"client", "grpc", "--addr", grpcAddr, "--token", "guess", "word_count", "text=x"}, 2, "", "16 UNAUTHENTICATED: invalid token"},
+		{"grpc under-privileged", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "deploy_service", "service=api", "env=production"}, 2, "", "PERMISSION_DENIED"},
+		{"grpc streamed deploy", []string{"client", "grpc", "--addr", grpcAddr, "--token", "ops", "--stream", "deploy_service", "service=api", "env=production"}, 0, "", "progress 4/4"},
+		{"grpc deadline", []string{"client", "grpc", "--addr", grpcAddr, "--token", "ops", "--timeout", "100ms", "deploy_service", "service=api", "env=staging"}, 2, "", "DEADLINE_EXCEEDED"},
+		{"grpc tool error", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "weather", "city=Oslo"}, 1, "", "tool error (tool_failed)"},
+		{"grpc invalid args", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "search", "q=x", "limit=2"}, 1, "", "INVALID_ARGUMENT: search: invalid arguments: limit"},
+		{"grpc unknown tool", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "nope"}, 2, "", "NOT_FOUND"},
+		{"grpc version refused", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "--tool-version", "9", "word_count", "text=x"}, 2, "", "FAILED_PRECONDITION"},
+		{"grpc nobody there", []string{"client", "grpc", "--addr", "127.0.0.1:1", "word_count", "text=x"}, 2, "", "hint: nothing listens on 127.0.0.1:1"},
+		{"grpc plaintext to a TLS-less server", []string{"client", "grpc", "--addr", grpcAddr, "--tls", "word_count", "text=x"}, 2, "", "hint: the server speaks plaintext"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := exe(t, "", tt.args...)
@@ -222,5 +235,33 @@ func TestServeHomePage(t *testing.T) {
 	css.Body.Close()
 	if css.StatusCode != 200 {
 		t.Errorf("GET /static/wirelab.css = %d", css.StatusCode)
+	}
+}
+
+// TestGRPCMutualTLS walks the lesson on mutual TLS: a client that trusts
+// the throwaway CA but has no certificate fails in the handshake, and
+// passes with the client certificate the server wrote.
+func TestGRPCMutualTLS(t *testing.T) {
+	dir := t.TempDir()
+	addr := startServer(t, "grpc", "server", "grpc", "--addr", "127.0.0.1:0", "--mtls", "--cert-dir", dir)
+	ca := filepath.Join(dir, "ca.pem")
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		hint string
+	}{
+		{"plaintext", nil, 2, "if it serves TLS, add --cacert"},
+		{"no CA", []string{"--tls"}, 2, "add --cacert"},
+		{"no client certificate", []string{"--cacert", ca}, 2, "add --cert and --key"},
+		{"client certificate", []string{"--cacert", ca, "--cert", filepath.Join(dir, "client.pem"), "--key", filepath.Join(dir, "client-key.pem")}, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"client", "grpc", "--addr", addr}, tt.args...)
+			code, stdout, stderr := exe(t, "", append(args, "word_count", "text=read the wire")...)
+			if code != tt.code || !strings.Contains(stderr, tt.hint) {
+				t.Errorf("exit %d (want %d), stdout %q\nstderr (want %q): %s", code, tt.code, stdout, tt.hint, stderr)
+			}
+		})
 	}
 }

@@ -41,8 +41,12 @@ Usage:
   wirelab server http [--addr 127.0.0.1:8019] [--token SECRET[:SCOPE,...]]...
       The HTTP tool server. With tokens, callers need "Authorization: Bearer SECRET";
       deploying to production needs the deploy:production scope.
+  wirelab server grpc [--addr 127.0.0.1:8020] [--token SECRET[:SCOPE,...]]... [--tls | --mtls [--cert-dir DIR]]
+      The gRPC tool server (tools.v1.ToolServer), with health and reflection.
+      --tls and --mtls make a throwaway CA at start and print where clients find it.
   wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
+  wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] TOOL [KEY=VALUE | KEY:=JSON]...
       Call a tool and print its result. KEY=VALUE sends a string,
       KEY:=JSON any JSON value (limit:=3). Client flags: --timeout, --tool-version.
       Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
@@ -128,10 +132,11 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
-// sub picks a protocol subcommand ("stdio", "http") or fails with usage.
+// sub picks a protocol subcommand ("stdio", "http", ...) or fails with usage.
 func sub(cmd string, args []string, known ...string) (string, []string, error) {
 	if len(args) == 0 {
-		return "", nil, usageErrorf("%s needs a protocol: %s", cmd, strings.Join(known, " or "))
+		last := len(known) - 1
+		return "", nil, usageErrorf("%s needs a protocol: %s or %s", cmd, strings.Join(known[:last], ", "), known[last])
 	}
 	for _, k := range known {
 		if args[0] == k {

@@ -24,8 +24,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"bogus"}, `wirelab: unknown command "bogus"`},
 		{[]string{"--bogus"}, `wirelab: serve: flag provided but not defined: -bogus`},
-		{[]string{"server"}, `wirelab: server needs a protocol: stdio or http`},
-		{[]string{"server", "smtp"}, `wirelab: unknown protocol "smtp" for server; known: stdio, http`},
+		{[]string{"server"}, `wirelab: server needs a protocol: stdio, http or grpc`},
+		{[]string{"server", "smtp"}, `wirelab: unknown protocol "smtp" for server; known: stdio, http, grpc`},
 		{[]string{"server", "http", "--port", "1"}, `wirelab: server http: flag provided but not defined: -port`},
 		{[]string{"server", "http", "--token", "bad token"}, `wirelab: token "bad token": a secret is letters, digits and -._~+/ (RFC 6750), optionally followed by :SCOPE,...`},
 		{[]string{"server", "http", "--token", "ops:root"}, `wirelab: token "ops:root": unknown scope "root"; known scopes: deploy:production`},
@@ -35,6 +35,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"client", "http", "search", "limit:=three"}, `wirelab: argument "limit:=three": "three" is not JSON (use limit=three for a string)`},
 		{[]string{"client", "stdio", "--cmd", `"unclosed`, "word_count"}, `wirelab: --cmd "\"unclosed": 1:1: reached EOF without closing quote ` + "`\"`"},
 		{[]string{"version", "x"}, `wirelab: version takes no arguments`},
+		{[]string{"server", "grpc", "--cert-dir", "/tmp"}, `wirelab: --cert-dir needs --tls or --mtls`},
+		{[]string{"client", "grpc", "--cert", "c.pem", "word_count"}, `wirelab: a client certificate needs both a certificate file and a key file`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, stdout, stderr := run(t, "", tt.args...)

@@ -15,7 +15,7 @@ import (
 )
 
 func client(ctx context.Context, args []string, env Env) (int, error) {
-	proto, rest, err := sub("client", args, "stdio", "http")
+	proto, rest, err := sub("client", args, "stdio", "http", "grpc")
 	if err != nil {
 		return exitUsage, err
 	}
@@ -23,11 +23,15 @@ func client(ctx context.Context, args []string, env Env) (int, error) {
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for an answer")
 	version := fs.String("tool-version", "", "ask for this version of the tool")
 	var cmdLine, url, token string
-	if proto == "stdio" {
+	var g grpcFlags
+	switch proto {
+	case "stdio":
 		fs.StringVar(&cmdLine, "cmd", "", `server command line, e.g. "go run ./myserver" (default: this wirelab's own stdio server)`)
-	} else {
+	case "http":
 		fs.StringVar(&url, "url", "http://"+defaultHTTPAddr, "base URL of the HTTP tool server")
 		fs.StringVar(&token, "token", "", "bearer token to send")
+	case "grpc":
+		g.register(fs)
 	}
 	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
@@ -43,24 +47,26 @@ func client(ctx context.Context, args []string, env Env) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 
-	var result json.RawMessage
-	if proto == "stdio" {
-		argv, err := serverCommand(cmdLine, env)
-		if err != nil {
-			return exitUsage, err
-		}
-		cl, err := stdio.Start(argv, &stdio.ClientOptions{Stderr: env.Stderr})
-		if err != nil {
-			return exitProtocol, err
-		}
-		result, err = cl.Call(ctx, tool, callArgs, *version)
-		if cerr := cl.Close(); err == nil && cerr != nil {
-			fmt.Fprintf(env.Stderr, "wirelab: %v\n", cerr)
-		}
+	switch proto {
+	case "grpc":
+		return clientGRPC(ctx, &g, tool, callArgs, *version, *timeout, env)
+	case "http":
+		cl := httpjson.NewClient(url, &httpjson.ClientOptions{Token: token})
+		result, err := cl.Call(ctx, stdio.Request{Name: tool, Args: callArgs, Version: *version})
 		return report(result, err, env)
 	}
-	cl := httpjson.NewClient(url, &httpjson.ClientOptions{Token: token})
-	result, err = cl.Call(ctx, stdio.Request{Name: tool, Args: callArgs, Version: *version})
+	argv, err := serverCommand(cmdLine, env)
+	if err != nil {
+		return exitUsage, err
+	}
+	cl, err := stdio.Start(argv, &stdio.ClientOptions{Stderr: env.Stderr})
+	if err != nil {
+		return exitProtocol, err
+	}
+	result, err := cl.Call(ctx, tool, callArgs, *version)
+	if cerr := cl.Close(); err == nil && cerr != nil {
+		fmt.Fprintf(env.Stderr, "wirelab: %v\n", cerr)
+	}
 	return report(result, err, env)
 }
 

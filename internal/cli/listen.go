@@ -21,8 +21,10 @@ const (
 )
 
 // listen opens a TCP listener and announces it on stderr with the one line
-// scripts wait for. Port 0 picks a free port; the line shows which.
-func listen(addr, proto string, stderr io.Writer) (net.Listener, bool, error) {
+// scripts wait for: "wirelab: PROTO server listening on SCHEMEHOST:PORT".
+// Port 0 picks a free port; the line shows which. The scheme is "http://"
+// for HTTP servers and "" for gRPC, whose clients take a bare host:port.
+func listen(addr, proto, scheme string, stderr io.Writer) (net.Listener, bool, error) {
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return nil, false, fmt.Errorf("cannot listen on %s: the port is already in use (is another wirelab running?); "+
@@ -35,7 +37,7 @@ func listen(addr, proto string, stderr io.Writer) (net.Listener, bool, error) {
 	if !loopback {
 		fmt.Fprintf(stderr, "wirelab: WARNING: %s is reachable from other machines; use 127.0.0.1 unless you mean it\n", ln.Addr())
 	}
-	fmt.Fprintf(stderr, "wirelab: %s server listening on http://%s\n", proto, ln.Addr())
+	fmt.Fprintf(stderr, "wirelab: %s server listening on %s%s\n", proto, scheme, ln.Addr())
 	return ln, loopback, nil
 }
 

@@ -23,11 +23,11 @@ func serve(ctx context.Context, args []string, env Env) error {
 	}
 	cat := tools.New(nil)
 
-	ln, loopback, err := listen(*addr, "playground", env.Stderr)
+	ln, loopback, err := listen(*addr, "playground", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}
-	httpLn, _, err := listen("127.0.0.1:0", "http", env.Stderr)
+	httpLn, _, err := listen("127.0.0.1:0", "http", "http://", env.Stderr)
 	if err != nil {
 		ln.Close()
 		return err

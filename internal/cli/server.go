@@ -18,13 +18,15 @@ const (
 )
 
 func server(ctx context.Context, args []string, env Env) error {
-	proto, rest, err := sub("server", args, "stdio", "http")
+	proto, rest, err := sub("server", args, "stdio", "http", "grpc")
 	if err != nil {
 		return err
 	}
 	switch proto {
 	case "stdio":
 		return serverStdio(ctx, rest, env)
+	case "grpc":
+		return serverGRPC(ctx, rest, env)
 	default:
 		return serverHTTP(ctx, rest, env)
 	}
@@ -62,7 +64,7 @@ func serverHTTP(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	ln, loopback, err := listen(*addr, "http", env.Stderr)
+	ln, loopback, err := listen(*addr, "http", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}
