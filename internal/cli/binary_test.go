@@ -140,6 +140,11 @@ func TestClientExitCodes(t *testing.T) {
 		{"grpc unknown tool", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "nope"}, 2, "", "NOT_FOUND"},
 		{"grpc version refused", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "--tool-version", "9", "word_count", "text=x"}, 2, "", "FAILED_PRECONDITION"},
 		{"grpc nobody there", []string{"client", "grpc", "--addr", "127.0.0.1:1", "word_count", "text=x"}, 2, "", "hint: nothing listens on 127.0.0.1:1"},
+		{"grpc wire", []string{"client", "grpc", "--addr", grpcAddr, "--token", "reader", "--wire", "word_count", "text=read the wire"}, 0, `{"words":3,"chars":13}` + "\n", "grpc-status: 0"},
+		{"grpc wire trailers-only", []string{"client", "grpc", "--addr", grpcAddr, "--wire", "word_count", "text=x"}, 2, "", "(trailers-only)"},
+		{"grpc wire stream", []string{"client", "grpc", "--addr", grpcAddr, "--token", "ops", "--wire", "--stream", "deploy_service", "service=api", "env=staging"}, 0, "", "field 1 progress"},
+		{"grpc any method", []string{"client", "grpc", "--addr", grpcAddr, "--method", "grpc.health.v1.Health/Check", "--data", "{}"}, 0, `{"status":"SERVING"}` + "\n", ""},
+		{"grpc no such method", []string{"client", "grpc", "--addr", grpcAddr, "--method", "tools.v1.ToolServer/Nope"}, 2, "", "it has: ListTools, ExecuteTool, ExecuteToolStream"},
 		{"grpc plaintext to a TLS-less server", []string{"client", "grpc", "--addr", grpcAddr, "--tls", "word_count", "text=x"}, 2, "", "hint: the server speaks plaintext"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,10 +46,12 @@ Usage:
       --tls and --mtls make a throwaway CA at start and print where clients find it.
   wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
-  wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] TOOL [KEY=VALUE | KEY:=JSON]...
+  wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] [--wire] TOOL [KEY=VALUE | KEY:=JSON]...
       Call a tool and print its result. KEY=VALUE sends a string,
       KEY:=JSON any JSON value (limit:=3). Client flags: --timeout, --tool-version.
       Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
+      gRPC: --wire prints every HTTP/2 frame on stderr; --stream shows progress;
+      --method SERVICE/METHOD --data JSON calls any method of a server with reflection.
   wirelab version
   wirelab help
 `

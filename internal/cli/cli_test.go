@@ -36,6 +36,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"client", "stdio", "--cmd", `"unclosed`, "word_count"}, `wirelab: --cmd "\"unclosed": 1:1: reached EOF without closing quote ` + "`\"`"},
 		{[]string{"version", "x"}, `wirelab: version takes no arguments`},
 		{[]string{"server", "grpc", "--cert-dir", "/tmp"}, `wirelab: --cert-dir needs --tls or --mtls`},
+		{[]string{"client", "grpc", "--data", "{}", "word_count"}, `wirelab: --data needs --method`},
+		{[]string{"client", "grpc", "--method", "a.B/C", "word_count"}, `wirelab: with --method, the request is --data, not "word_count"`},
 		{[]string{"client", "grpc", "--cert", "c.pem", "word_count"}, `wirelab: a client certificate needs both a certificate file and a key file`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -36,13 +36,22 @@ func client(ctx context.Context, args []string, env Env) (int, error) {
 	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
 	}
-	if fs.NArg() == 0 {
-		return exitUsage, usageErrorf("%s needs a tool name", fs.Name())
+	if g.data != "" && g.method == "" {
+		return exitUsage, usageErrorf("--data needs --method")
 	}
-	tool := fs.Arg(0)
-	callArgs, err := toolArgs(fs.Args()[1:])
-	if err != nil {
-		return exitUsage, err
+	var tool string
+	var callArgs json.RawMessage
+	switch {
+	case g.method != "" && fs.NArg() > 0:
+		return exitUsage, usageErrorf("with --method, the request is --data, not %q", fs.Arg(0))
+	case g.method != "":
+	case fs.NArg() == 0:
+		return exitUsage, usageErrorf("%s needs a tool name", fs.Name())
+	default:
+		tool = fs.Arg(0)
+		if callArgs, err = toolArgs(fs.Args()[1:]); err != nil {
+			return exitUsage, err
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

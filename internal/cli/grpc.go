@@ -126,6 +126,8 @@ type grpcFlags struct {
 	useTLS            bool
 	caFile, cert, key string
 	stream            bool
+	wire              bool
+	method, data      string
 }
 
 func (g *grpcFlags) register(fs *flag.FlagSet) {
@@ -136,6 +138,9 @@ func (g *grpcFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.cert, "cert", "", "PEM client certificate, for a --mtls server")
 	fs.StringVar(&g.key, "key", "", "PEM key of the client certificate")
 	fs.BoolVar(&g.stream, "stream", false, "call ExecuteToolStream and print progress on stderr")
+	fs.BoolVar(&g.wire, "wire", false, "print every HTTP/2 frame of the call on stderr, with each message byte by byte")
+	fs.StringVar(&g.method, "method", "", "call this method (package.Service/Method) of any server with reflection, instead of a tool")
+	fs.StringVar(&g.data, "data", "", "with --method: the request as JSON (ProtoJSON), e.g. '{}'")
 }
 
 func (g *grpcFlags) options() (*grpctool.ClientOptions, error) {
@@ -151,6 +156,13 @@ func (g *grpcFlags) options() (*grpctool.ClientOptions, error) {
 }
 
 func clientGRPC(ctx context.Context, g *grpcFlags, tool string, args json.RawMessage, version string, timeout time.Duration, env Env) (int, error) {
+	if g.wire || g.method != "" {
+		code, err := captureGRPC(ctx, g, tool, args, version, env)
+		if se, ok := err.(*statusError); ok {
+			se.hint = grpcHint(se.st, g, timeout)
+		}
+		return code, err
+	}
 	opts, err := g.options()
 	if err != nil {
 		return exitUsage, err

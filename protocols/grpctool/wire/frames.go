@@ -1,0 +1,229 @@
+package wire
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// An HTTP/2 connection is two byte streams, one each way. Each is a
+// sequence of frames, and each frame starts with the same 9-byte header
+// (RFC 9113 section 4.1):
+//
+//	length (3 bytes) | type (1) | flags (1) | R bit + stream id (4) | payload (length bytes)
+//
+// The client's stream alone starts with a 24-byte preface before its first
+// frame (section 3.4), "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n": a line that an
+// HTTP/1.1 server rejects at once, so a client that mistakes the server
+// for an HTTP/2 one finds out early.
+
+// frameHeaderLen is the length of every frame's header.
+const frameHeaderLen = 9
+
+// defaultHeaderTableSize is the HPACK dynamic table size each side starts
+// with (RFC 9113 section 6.5.2, SETTINGS_HEADER_TABLE_SIZE).
+const defaultHeaderTableSize = 4096
+
+// sequencedFrame is a frame with the sequence number of the Read or Write
+// in which its first byte crossed, which orders it against the frames of
+// the other direction.
+type sequencedFrame struct {
+	seq int
+	Frame
+}
+
+// readFrames parses the bytes that went one way on one connection.
+//
+// Header blocks are compressed with HPACK, whose dynamic table is shared
+// by every header block sent in the same direction on the connection: a
+// header sent once can be sent again as a one-byte index. So one decoder
+// reads the whole direction, in order, and a block cannot be decoded
+// without the blocks before it.
+func readFrames(dir Direction, chunks []chunk) []sequencedFrame {
+	var data []byte
+	for _, c := range chunks {
+		data = append(data, c.data...)
+	}
+	// seqAt returns the sequence number of the chunk holding data[off].
+	seqAt := func(off int) int {
+		for _, c := range chunks {
+			if off < len(c.data) {
+				return c.seq
+			}
+			off -= len(c.data)
+		}
+		return math.MaxInt
+	}
+
+	var frames []sequencedFrame
+	off := 0
+	if dir == ClientToServer && bytes.HasPrefix(data, []byte(http2.ClientPreface)) {
+		off = len(http2.ClientPreface)
+		frames = append(frames, sequencedFrame{seqAt(0), Frame{
+			Dir: dir, Type: "PREFACE", Length: off, Bytes: data[:off],
+			Detail: fmt.Sprintf("%q", http2.ClientPreface),
+		}})
+	}
+
+	r := bytes.NewReader(data[off:])
+	fr := http2.NewFramer(io.Discard, r)
+	// Read frames of any size the format allows: enforcing the limits the
+	// peers agreed on is their job, not an observer's.
+	fr.SetMaxReadFrameSize(1<<24 - 1)
+	dec := hpack.NewDecoder(defaultHeaderTableSize, nil)
+	// The encoder announces every change of its table size inside the
+	// header block, so the observer follows it rather than enforcing the
+	// limit the receiver set.
+	dec.SetAllowedMaxDynamicTableSize(math.MaxUint32)
+	var block []byte // the header block being collected from HEADERS and CONTINUATION frames
+	blockFrame := -1 // index in frames of the frame that opened it
+	for {
+		start := len(data) - r.Len()
+		f, err := fr.ReadFrame()
+		if err == io.EOF {
+			return frames
+		}
+		if err != nil {
+			// A frame cut short when the connection closed, or bytes that
+			// are not HTTP/2: show them as they are and stop.
+			frames = append(frames, sequencedFrame{seqAt(start), Frame{
+				Dir: dir, Type: "UNREADABLE", Length: len(data) - start, Bytes: data[start:],
+				Detail: err.Error(),
+			}})
+			return frames
+		}
+		h := f.Header()
+		frame := Frame{
+			Dir:      dir,
+			Type:     h.Type.String(),
+			StreamID: h.StreamID,
+			Flags:    flagNames(h.Type, h.Flags),
+			Length:   int(h.Length),
+			Bytes:    data[start : start+frameHeaderLen+int(h.Length)],
+			Detail:   detail(f),
+		}
+		frames = append(frames, sequencedFrame{seqAt(start), frame})
+
+		var fragment []byte
+		endHeaders := false
+		switch f := f.(type) {
+		case *http2.HeadersFrame:
+			block, blockFrame = nil, len(frames)-1
+			fragment, endHeaders = f.HeaderBlockFragment(), f.HeadersEnded()
+		case *http2.PushPromiseFrame:
+			block, blockFrame = nil, len(frames)-1
+			fragment, endHeaders = f.HeaderBlockFragment(), f.HeadersEnded()
+		case *http2.ContinuationFrame:
+			fragment, endHeaders = f.HeaderBlockFragment(), f.HeadersEnded()
+		default:
+			continue
+		}
+		// The fragment points into the framer's buffer, which the next
+		// ReadFrame reuses: append copies it.
+		block = append(block, fragment...)
+		if endHeaders && blockFrame >= 0 {
+			fields, err := dec.DecodeFull(block)
+			if err != nil {
+				frames[blockFrame].Detail = "HPACK: " + err.Error()
+			}
+			for _, hf := range fields {
+				frames[blockFrame].Headers = append(frames[blockFrame].Headers, HeaderField{hf.Name, hf.Value})
+			}
+			block, blockFrame = nil, -1
+		}
+	}
+}
+
+// mergeFrames interleaves the two directions of a connection in the order
+// their bytes crossed. Within one direction the order is the byte order,
+// which the stable sort keeps.
+func mergeFrames(sent, recv []sequencedFrame) []Frame {
+	all := append(slices.Clone(sent), recv...)
+	slices.SortStableFunc(all, func(a, b sequencedFrame) int { return cmp.Compare(a.seq, b.seq) })
+	frames := make([]Frame, len(all))
+	for i, f := range all {
+		frames[i] = f.Frame
+	}
+	return frames
+}
+
+// flagBits are the flags RFC 9113 defines, by frame type. A bit means
+// something different in each type: 0x1 is END_STREAM on DATA but ACK on
+// SETTINGS.
+var flagBits = map[http2.FrameType][]struct {
+	bit  http2.Flags
+	name string
+}{
+	http2.FrameData:         {{0x1, "END_STREAM"}, {0x8, "PADDED"}},
+	http2.FrameHeaders:      {{0x1, "END_STREAM"}, {0x4, "END_HEADERS"}, {0x8, "PADDED"}, {0x20, "PRIORITY"}},
+	http2.FrameSettings:     {{0x1, "ACK"}},
+	http2.FramePing:         {{0x1, "ACK"}},
+	http2.FrameContinuation: {{0x4, "END_HEADERS"}},
+	http2.FramePushPromise:  {{0x4, "END_HEADERS"}, {0x8, "PADDED"}},
+}
+
+// flagNames names the flags set in a frame header; a bit the type does
+// not define is shown as a number.
+func flagNames(t http2.FrameType, flags http2.Flags) []string {
+	var names []string
+	for _, f := range flagBits[t] {
+		if flags.Has(f.bit) {
+			names = append(names, f.name)
+			flags &^= f.bit
+		}
+	}
+	if flags != 0 {
+		names = append(names, fmt.Sprintf("0x%02x", uint8(flags)))
+	}
+	return names
+}
+
+// detail says what a control frame's payload means.
+func detail(f http2.Frame) string {
+	switch f := f.(type) {
+	case *http2.SettingsFrame:
+		var s []string
+		f.ForeachSetting(func(st http2.Setting) error {
+			s = append(s, fmt.Sprintf("%s=%d", st.ID, st.Val))
+			return nil
+		})
+		return strings.Join(s, " ")
+	case *http2.WindowUpdateFrame:
+		return fmt.Sprintf("increment=%d", f.Increment)
+	case *http2.PingFrame:
+		return "data=" + hex.EncodeToString(f.Data[:])
+	case *http2.RSTStreamFrame:
+		return "error=" + f.ErrCode.String()
+	case *http2.GoAwayFrame:
+		d := fmt.Sprintf("last_stream=%d error=%s", f.LastStreamID, f.ErrCode)
+		if debug := f.DebugData(); len(debug) > 0 {
+			d += fmt.Sprintf(" debug=%q", debug)
+		}
+		return d
+	case *http2.PriorityFrame:
+		return priority(f.PriorityParam)
+	case *http2.HeadersFrame:
+		if f.HasPriority() {
+			return priority(f.Priority)
+		}
+	case *http2.PushPromiseFrame:
+		return fmt.Sprintf("promised_stream=%d", f.PromiseID)
+	}
+	return ""
+}
+
+func priority(p http2.PriorityParam) string {
+	d := fmt.Sprintf("depends_on=%d weight=%d", p.StreamDep, int(p.Weight)+1)
+	if p.Exclusive {
+		d += " exclusive"
+	}
+	return d
+}
