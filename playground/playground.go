@@ -18,6 +18,10 @@ type Options struct {
 	// learners at, if there is one.
 	HTTPURL string
 
+	// GRPCAddr is the host:port of a running gRPC tool server, if there
+	// is one.
+	GRPCAddr string
+
 	// Loopback turns on the Host and Origin checks a server on a loopback
 	// address needs against web pages in the local browser.
 	Loopback bool
@@ -29,11 +33,13 @@ func New(cat *tools.Catalogue, opts *Options) http.Handler {
 		opts = &Options{}
 	}
 	view := homeView{
-		Tools:   cat.List(),
-		HTTPURL: opts.HTTPURL,
+		Tools:    cat.List(),
+		HTTPURL:  opts.HTTPURL,
+		GRPCAddr: opts.GRPCAddr,
 		Servers: []serverRow{
 			{Protocol: "stdio", Command: "wirelab server stdio", Note: "runs as a child process of its client"},
 			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL, Note: "not started"},
+			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr, Note: "not started"},
 		},
 	}
 	mux := http.NewServeMux()
@@ -56,6 +62,13 @@ func tryHTTP(url string) string {
 		fmt.Sprintf(`curl -s %s/tools`, url),
 		fmt.Sprintf(`curl -s %s/execute -H 'Content-Type: application/json' \`, url),
 		`  -d '{"name":"word_count","args":{"text":"read the wire"}}'`,
+	}, "\n")
+}
+
+func tryGRPC(addr string) string {
+	return strings.Join([]string{
+		fmt.Sprintf(`wirelab client grpc --addr %s --wire word_count text="read the wire"`, addr),
+		fmt.Sprintf(`grpcurl -plaintext %s list`, addr),
 	}, "\n")
 }
 

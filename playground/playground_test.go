@@ -10,7 +10,7 @@ import (
 )
 
 func TestHome(t *testing.T) {
-	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", Loopback: true})
+	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998", Loopback: true})
 	for _, tt := range []struct {
 		path, host string
 		status     int
@@ -19,6 +19,7 @@ func TestHome(t *testing.T) {
 		{"/", "127.0.0.1:8018", 200, `<code>word_count</code>`},
 		{"/", "127.0.0.1:8018", 200, `curl -s http://127.0.0.1:9999/tools`},
 		{"/", "127.0.0.1:8018", 200, `1.1 (also serves 1.0)`},
+		{"/", "127.0.0.1:8018", 200, `wirelab client grpc --addr 127.0.0.1:9998 --wire word_count`},
 		{"/static/wirelab.css", "localhost:8018", 200, `--accent`},
 		{"/nope", "127.0.0.1:8018", 404, ""},
 		{"/", "attacker.example", http.StatusMisdirectedRequest, "loopback"},

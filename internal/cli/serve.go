@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/wirelab/wirelab/playground"
+	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
-// serve starts the playground and, beside it, an HTTP tool server on a
-// free loopback port for the page to point at.
+// serve starts the playground and, beside it, an HTTP and a gRPC tool
+// server on free loopback ports for the page to point at.
 func serve(ctx context.Context, args []string, env Env) error {
 	fs := flags("serve")
 	addr := fs.String("addr", defaultServeAddr, "address of the playground")
@@ -32,14 +33,22 @@ func serve(ctx context.Context, args []string, env Env) error {
 		ln.Close()
 		return err
 	}
+	grpcLn, _, err := listen("127.0.0.1:0", "grpc", "", env.Stderr)
+	if err != nil {
+		ln.Close()
+		httpLn.Close()
+		return err
+	}
 	httpURL := "http://" + httpLn.Addr().String()
 	httpSrv := httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true, Log: logger(env.Stderr)})
+	grpcSrv := grpctool.NewServer(cat, &grpctool.ServerOptions{Log: logger(env.Stderr)})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, 1)
-	// This goroutine ends when ctx ends (cancel above runs when serve returns).
+	errc := make(chan error, 2)
+	// These goroutines end when ctx ends (cancel above runs when serve returns).
 	go func() { errc <- serveHTTP(ctx, httpLn, httpSrv) }()
+	go func() { errc <- serveGRPC(ctx, grpcLn, grpcSrv) }()
 
 	url := "http://" + ln.Addr().String()
 	if !*noOpen && env.OpenBrowser != nil {
@@ -47,10 +56,14 @@ func serve(ctx context.Context, args []string, env Env) error {
 			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url)
 		}
 	}
-	err = serveHTTP(ctx, ln, playground.New(cat, &playground.Options{HTTPURL: httpURL, Loopback: loopback}))
+	err = serveHTTP(ctx, ln, playground.New(cat, &playground.Options{
+		HTTPURL: httpURL, GRPCAddr: grpcLn.Addr().String(), Loopback: loopback,
+	}))
 	cancel()
-	if herr := <-errc; err == nil {
-		err = herr
+	for range 2 {
+		if serr := <-errc; err == nil {
+			err = serr
+		}
 	}
 	return err
 }
