@@ -95,6 +95,27 @@ func startServer(t *testing.T, proto string, args ...string) string {
 	return url
 }
 
+// TestMCPHandshake is the course's four-frame MCP session typed into
+// wirelab server mcp.
+func TestMCPHandshake(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"by-hand","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"}}}`,
+	}, "\n") + "\n"
+	code, stdout, stderr := exe(t, in, "server", "mcp")
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if code != 0 || len(lines) != 3 {
+		t.Fatalf("exit %d, %d lines, want 0 and 3 answers:\n%s\nstderr:\n%s", code, len(lines), stdout, stderr)
+	}
+	// Requests may be answered in any order; find the tools/call answer.
+	want := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"words\":3,\"chars\":13}"}],"structuredContent":{"words":3,"chars":13}}}`
+	if !strings.Contains(stdout, want+"\n") {
+		t.Errorf("no %s in:\n%s", want, stdout)
+	}
+}
+
 // TestNewcomer is the first thing a newcomer does: paste the README's
 // line into the stdio server.
 func TestNewcomer(t *testing.T) {

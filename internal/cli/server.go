@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/mcp"
 	"github.com/wirelab/wirelab/protocols/stdio"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
@@ -18,7 +19,7 @@ const (
 )
 
 func server(ctx context.Context, args []string, env Env) error {
-	proto, rest, err := sub("server", args, "stdio", "http", "grpc")
+	proto, rest, err := sub("server", args, "stdio", "http", "grpc", "mcp")
 	if err != nil {
 		return err
 	}
@@ -27,6 +28,8 @@ func server(ctx context.Context, args []string, env Env) error {
 		return serverStdio(ctx, rest, env)
 	case "grpc":
 		return serverGRPC(ctx, rest, env)
+	case "mcp":
+		return serverMCP(ctx, rest, env)
 	default:
 		return serverHTTP(ctx, rest, env)
 	}
@@ -83,4 +86,20 @@ func logger(w io.Writer) *slog.Logger {
 			return a
 		},
 	}))
+}
+
+func serverMCP(ctx context.Context, args []string, env Env) error {
+	fs := flags("server mcp")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("server mcp takes no arguments, got %q", fs.Arg(0))
+	}
+	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{Version: version(), Log: logger(env.Stderr)})
+	err := s.ServeStdio(ctx, env.Stdin, env.Stdout)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }
