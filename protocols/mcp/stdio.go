@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,12 +10,19 @@ import (
 	"sync"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
+	"github.com/wirelab/wirelab/protocols/stdio"
 )
 
 // DefaultMaxMessage is the longest message line the stdio transport
 // reads, 1 MiB, the same limit as the other wirelab servers. A longer line
 // is answered with an error and skipped; the session goes on.
-const DefaultMaxMessage = 1 << 20
+const DefaultMaxMessage = stdio.DefaultMaxLine
+
+// line is one read from stdin, handed from the reading goroutine.
+type line struct {
+	data []byte
+	err  error
+}
 
 // ServeStdio runs one session over a pair of streams, one JSON-RPC message
 // per line: in is the client's stdin to us, out our stdout to it. It
@@ -39,86 +45,80 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var running sync.WaitGroup
+	// At EOF, requests still running are answered before ServeStdio
+	// returns; when ctx ends, they are cancelled, and the wait is short.
 	defer running.Wait()
 
-	r := bufio.NewReaderSize(in, 64<<10)
-	for {
-		line, err := readLine(r, DefaultMaxMessage)
-		if errors.Is(err, errTooLong) {
-			send(jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
-				"invalid request: message longer than %d bytes", DefaultMaxMessage)))
-			continue
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			msg, reject := jsonrpc.Decode(line)
-			switch m := msg.(type) {
-			case nil:
-				send(reject)
-			case *jsonrpc.Request:
-				if m.IsNotification() {
-					ss.handleNotification(m)
-					break
-				}
-				if m.Method == "initialize" {
-					// Answered before the next line is read, so that the
-					// messages after it see an initialized session even
-					// when a client writes them all at once.
-					if resp := ss.handleRequest(ctx, m); resp != nil {
-						send(resp)
-					}
-					break
-				}
-				running.Add(1)
-				// Each request runs on its own goroutine so that a slow
-				// tool does not hold up pings or its own cancellation. It
-				// ends when the request is answered or cancelled.
-				go func() {
-					defer running.Done()
-					if resp := ss.handleRequest(ctx, m); resp != nil {
-						send(resp)
-					}
-				}()
-			case *jsonrpc.Response:
-				// Answers to requests from the server; none yet.
+	lines := make(chan line)
+	// This goroutine owns in. It ends at EOF or a read error, or when ctx
+	// ends; a read blocked at that moment ends when the caller closes in
+	// (for a real process, at exit).
+	go func() {
+		lr := stdio.NewLineReader(in, DefaultMaxMessage)
+		for {
+			data, err := lr.Next()
+			select {
+			case lines <- line{data, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, stdio.ErrLineTooLong) {
+				return
 			}
 		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading stdin: %w", err)
-		}
-		if ctx.Err() != nil {
+	}()
+
+	for {
+		var l line
+		select {
+		case <-ctx.Done():
 			return ctx.Err()
+		case l = <-lines:
 		}
-	}
-}
-
-var errTooLong = errors.New("line too long")
-
-// readLine reads up to and without the next newline. A line longer than
-// max is read to its end and thrown away, so the next line starts clean.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	tooLong := false
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max+1 { // +1: the newline
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
+		switch {
+		case errors.Is(l.err, io.EOF):
+			return nil
+		case errors.Is(l.err, stdio.ErrLineTooLong):
+			// The id is somewhere in the skipped bytes, so the answer
+			// carries null.
+			send(jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
+				"invalid request: message longer than %d bytes; it was skipped", DefaultMaxMessage)))
+			continue
+		case l.err != nil:
+			return fmt.Errorf("reading stdin: %w", l.err)
+		case len(bytes.TrimSpace(l.data)) == 0:
 			continue
 		}
-		if tooLong {
-			if err == nil {
-				return nil, errTooLong
+		msg, reject := jsonrpc.Decode(l.data)
+		switch m := msg.(type) {
+		case nil:
+			send(reject)
+		case *jsonrpc.Request:
+			if m.IsNotification() {
+				ss.handleNotification(m)
+				break
 			}
-			return nil, err
+			if m.Method == "initialize" {
+				// Answered before the next line is read, so that the
+				// messages after it see an initialized session even when
+				// a client writes them all at once.
+				if resp := ss.handleRequest(ctx, m); resp != nil {
+					send(resp)
+				}
+				break
+			}
+			running.Add(1)
+			// Each request runs on its own goroutine so that a slow tool
+			// does not hold up pings or its own cancellation. It ends when
+			// the request is answered or cancelled.
+			go func() {
+				defer running.Done()
+				if resp := ss.handleRequest(ctx, m); resp != nil {
+					send(resp)
+				}
+			}()
+		case *jsonrpc.Response:
+			// Answers to requests from the server; none yet.
 		}
-		return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), err
 	}
 }

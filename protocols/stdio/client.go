@@ -129,7 +129,7 @@ func NewClient(r io.ReadCloser, w io.WriteCloser, opts *ClientOptions) *Client {
 	}
 	// The reader owns r. It ends when r reaches EOF or fails, which Close
 	// forces by closing r.
-	go c.read(newLineReader(r, max))
+	go c.read(NewLineReader(r, max))
 	return c
 }
 
@@ -208,11 +208,11 @@ func (c *Client) withNoise(err error) error {
 }
 
 // read delivers each response line to the call waiting for its id.
-func (c *Client) read(lr *lineReader) {
+func (c *Client) read(lr *LineReader) {
 	defer close(c.readerDone)
 	for {
-		line, err := lr.next()
-		if errors.Is(err, errLineTooLong) {
+		line, err := lr.Next()
+		if errors.Is(err, ErrLineTooLong) {
 			c.mu.Lock()
 			c.noise = []byte("(a line over the size limit)")
 			c.mu.Unlock()

@@ -13,30 +13,34 @@ import (
 // same limit as the server.
 const DefaultMaxLine = 1 << 20
 
-// errLineTooLong reports a line longer than the limit. The reader has
+// ErrLineTooLong reports a line longer than the limit. The reader has
 // already skipped the rest of that line, so the next read starts cleanly.
-var errLineTooLong = errors.New("line too long")
+var ErrLineTooLong = errors.New("line too long")
 
-// lineReader reads newline-terminated lines of at most max bytes.
+// LineReader reads newline-terminated lines of at most max bytes.
 // Unlike bufio.Scanner, an over-long line is not the end of the stream:
-// it is reported, skipped, and reading goes on.
-type lineReader struct {
+// it is reported, skipped, and reading goes on. Every protocol that puts
+// one message per line on a pipe (this one, and MCP over stdio) reads
+// with it.
+type LineReader struct {
 	r   *bufio.Reader
 	max int
 }
 
-func newLineReader(r io.Reader, max int) *lineReader {
+// NewLineReader reads lines of at most max bytes from r; max <= 0 means
+// DefaultMaxLine.
+func NewLineReader(r io.Reader, max int) *LineReader {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
-// next returns the next line without its "\n" (and without a "\r" before
+// Next returns the next line without its "\n" (and without a "\r" before
 // it, for clients on Windows). A last line with no newline before EOF is
 // still returned, so a client that forgets the final newline and closes
 // the pipe is answered. At the end of the stream it returns io.EOF.
-func (l *lineReader) next() ([]byte, error) {
+func (l *LineReader) Next() ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
@@ -51,14 +55,14 @@ func (l *lineReader) next() ([]byte, error) {
 		switch {
 		case err == nil:
 			if tooLong {
-				return nil, errLineTooLong
+				return nil, ErrLineTooLong
 			}
 			return trimEOL(line), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue // a long line: keep reading it
 		case errors.Is(err, io.EOF):
 			if tooLong {
-				return nil, errLineTooLong
+				return nil, ErrLineTooLong
 			}
 			if len(line) > 0 {
 				return trimEOL(line), nil

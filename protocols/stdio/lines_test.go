@@ -11,14 +11,14 @@ import (
 
 func TestLineReader(t *testing.T) {
 	in := "short\n" + strings.Repeat("x", 100) + "\nafter\r\n\nexactly10!\nlast"
-	lr := newLineReader(strings.NewReader(in), 10)
+	lr := NewLineReader(strings.NewReader(in), 10)
 	var got []string
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if errors.Is(err, errLineTooLong) {
+		if errors.Is(err, ErrLineTooLong) {
 			got = append(got, "<too long>")
 			continue
 		}
@@ -35,8 +35,8 @@ func TestLineReader(t *testing.T) {
 
 func TestLineReaderLongerThanBuffer(t *testing.T) {
 	long := strings.Repeat("y", 200<<10) // past the 64 KiB bufio buffer
-	lr := newLineReader(strings.NewReader(long+"\n"), 0)
-	line, err := lr.next()
+	lr := NewLineReader(strings.NewReader(long+"\n"), 0)
+	line, err := lr.Next()
 	if err != nil || len(line) != len(long) {
 		t.Fatalf("got %d bytes, %v; want %d bytes", len(line), err, len(long))
 	}

@@ -63,15 +63,15 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	// Serve returns and stop is closed; a read blocked at that moment ends
 	// when the caller closes in (for a real process, at exit).
 	go func() {
-		lr := newLineReader(in, s.maxLine)
+		lr := NewLineReader(in, s.maxLine)
 		for {
-			line, err := lr.next()
+			line, err := lr.Next()
 			select {
 			case lines <- lineOrErr{line, err}:
 			case <-stop:
 				return
 			}
-			if err != nil && !errors.Is(err, errLineTooLong) {
+			if err != nil && !errors.Is(err, ErrLineTooLong) {
 				return
 			}
 		}
@@ -88,7 +88,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		switch {
 		case errors.Is(l.err, io.EOF):
 			return nil
-		case errors.Is(l.err, errLineTooLong):
+		case errors.Is(l.err, ErrLineTooLong):
 			// The id is somewhere in the skipped bytes, so the answer
 			// carries none.
 			resp.Error = &Error{Code: CodeTooLarge, Message: fmt.Sprintf("line is longer than %d bytes; it was skipped", s.maxLine)}
