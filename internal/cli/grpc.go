@@ -156,13 +156,19 @@ func (g *grpcFlags) options() (*grpctool.ClientOptions, error) {
 }
 
 func clientGRPC(ctx context.Context, g *grpcFlags, tool string, args json.RawMessage, version string, timeout time.Duration, env Env) (int, error) {
+	call := callGRPC
 	if g.wire || g.method != "" {
-		code, err := captureGRPC(ctx, g, tool, args, version, env)
-		if se, ok := err.(*statusError); ok {
-			se.hint = grpcHint(se.st, g, timeout)
-		}
-		return code, err
+		call = captureGRPC
 	}
+	code, err := call(ctx, g, tool, args, version, env)
+	if se, ok := err.(*statusError); ok {
+		se.hint = grpcHint(se.st, g, timeout)
+	}
+	return code, err
+}
+
+// callGRPC calls the tool with the generated client.
+func callGRPC(ctx context.Context, g *grpcFlags, tool string, args json.RawMessage, version string, env Env) (int, error) {
 	opts, err := g.options()
 	if err != nil {
 		return exitUsage, err
@@ -180,11 +186,7 @@ func clientGRPC(ctx context.Context, g *grpcFlags, tool string, args json.RawMes
 	} else {
 		result, err = c.Call(ctx, tool, args, version)
 	}
-	code, err := reportGRPC(result, err, env)
-	if se, ok := err.(*statusError); ok {
-		se.hint = grpcHint(se.st, g, timeout)
-	}
-	return code, err
+	return reportGRPC(result, err, env)
 }
 
 // reportGRPC prints a gRPC call's outcome with the exit codes of the other

@@ -56,21 +56,16 @@ func captureGRPC(ctx context.Context, g *grpcFlags, tool string, args json.RawMe
 			return exitProtocol, err
 		}
 	}
-	var callErr error
-	if ex.Code != codes.OK {
-		callErr = status.Error(ex.Code, ex.StatusMessage)
-	}
 	if g.method != "" {
 		for _, m := range ex.Responses {
 			fmt.Fprintf(env.Stdout, "%s\n", m.JSON)
 		}
-		if callErr == nil {
-			return exitOK, nil
-		}
-		return reportGRPC(nil, callErr, env)
 	}
-	if callErr != nil {
-		return reportGRPC(nil, callErr, env)
+	if ex.Code != codes.OK {
+		return reportGRPC(nil, status.Error(ex.Code, ex.StatusMessage), env)
+	}
+	if g.method != "" {
+		return exitOK, nil
 	}
 	resp, err := lastResult(ex, g.stream)
 	if err != nil {
