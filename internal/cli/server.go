@@ -90,16 +90,45 @@ func logger(w io.Writer) *slog.Logger {
 
 func serverMCP(ctx context.Context, args []string, env Env) error {
 	fs := flags("server mcp")
+	addr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8021 (port 0 picks a free one)")
+	var tokens repeated
+	fs.Var(&tokens, "token", "with --http: accepted bearer token, SECRET or SECRET:SCOPE,... (repeatable)")
+	fixtures := fs.String("fixtures", "", `add test fixtures: "conformance" adds what the official MCP conformance suite calls`)
+	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "most items per page of tools/list, resources/list and prompts/list")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("server mcp takes no arguments, got %q", fs.Arg(0))
 	}
-	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{Version: version(), Log: logger(env.Stderr)})
-	err := s.ServeStdio(ctx, env.Stdin, env.Stdout)
-	if errors.Is(err, context.Canceled) {
-		return nil
+	if *fixtures != "" && *fixtures != "conformance" {
+		return usageErrorf(`--fixtures takes "conformance", not %q`, *fixtures)
 	}
-	return err
+	ts, err := tools.ParseTokens(tokens)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if ts.Enabled() && *addr == "" {
+		return usageErrorf("--token needs --http: on stdio the user who starts the server is the only caller")
+	}
+	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{
+		Version: version(), Log: logger(env.Stderr), PageSize: *pageSize, Fixtures: *fixtures == "conformance",
+	})
+	if *addr == "" {
+		err := s.ServeStdio(ctx, env.Stdin, env.Stdout)
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return err
+	}
+	ln, loopback, err := listen(*addr, "mcp", "http://", env.Stderr)
+	if err != nil {
+		return err
+	}
+	h := s.HTTPHandler(&mcp.HTTPOptions{Tokens: ts, Loopback: loopback})
+	// Open GET streams last as long as their sessions: end the sessions
+	// first, or the graceful shutdown would wait for them in vain.
+	stop := context.AfterFunc(ctx, h.Close)
+	defer stop()
+	return serveHTTP(ctx, ln, h)
 }

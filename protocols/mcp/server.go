@@ -2,15 +2,23 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
+
+// DefaultPageSize is how many items one page of tools/list,
+// resources/list and prompts/list holds unless ServerOptions says
+// otherwise: enough that the course's lists fit on one page.
+const DefaultPageSize = 50
 
 // ServerOptions configures [NewServer]. A nil *ServerOptions means defaults.
 type ServerOptions struct {
@@ -18,14 +26,32 @@ type ServerOptions struct {
 	Version string
 	// Log receives one line per request. Nil: no logging.
 	Log *slog.Logger
+	// PageSize is the most items one page of a list holds. 0 means
+	// DefaultPageSize; a small number shows cursors at work.
+	PageSize int
+	// Fixtures adds the tools, resources and prompts that the official
+	// conformance suite's server scenarios call (conformance.go). They are
+	// kept out of the teaching catalogue otherwise.
+	Fixtures bool
 }
 
-// Server serves a tool catalogue over MCP. One Server can serve many
-// sessions; each session keeps its own state.
+// Server serves a tool catalogue, plus resources and prompts, over MCP.
+// One Server can serve many sessions; each session keeps its own state.
 type Server struct {
-	cat     *tools.Catalogue
-	version string
-	log     *slog.Logger
+	cat      *tools.Catalogue
+	version  string
+	log      *slog.Logger
+	pageSize int
+
+	// What the server offers beyond the catalogue; fixed at NewServer.
+	extraTools []extraTool
+	resources  []resource
+	templates  []resourceTemplate
+	prompts    []prompt
+
+	mu       sync.Mutex            // guards sessions and deploys
+	sessions map[*session]struct{} // live sessions, to tell about changed resources
+	deploys  []string              // the deploy log, one line per deploy
 }
 
 // NewServer returns a server for cat.
@@ -33,35 +59,74 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	if opts == nil {
 		opts = &ServerOptions{}
 	}
-	s := &Server{cat: cat, version: opts.Version, log: opts.Log}
+	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
+		sessions: make(map[*session]struct{})}
 	if s.version == "" {
 		s.version = "dev"
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.pageSize <= 0 {
+		s.pageSize = DefaultPageSize
+	}
+	s.resources, s.templates = s.courseResources()
+	s.prompts = coursePrompts()
+	if opts.Fixtures {
+		addFixtures(s)
+	}
 	return s
 }
 
 // session is one client's conversation with the server: the lifecycle
-// state, and the requests still running so they can be cancelled.
+// state, the requests still running so they can be cancelled, and the
+// requests the server sent and waits on.
 type session struct {
-	srv  *Server
-	send func(any) error // writes one message; safe for concurrent use
+	srv *Server
+	// out carries messages that belong to no request (a changed resource
+	// the client subscribed to): stdout, or an HTTP GET stream. It may
+	// drop them when there is nowhere to send.
+	out func(any) error
 
 	mu          sync.Mutex // guards the fields below
 	initialized bool       // initialize has been answered
 	version     string     // the negotiated revision
+	client      ClientCapabilities
+	logLevel    int // index into logLevels of the lowest level wanted; -1: none asked for
 	running     map[jsonrpc.ID]context.CancelFunc
+	pending     map[jsonrpc.ID]chan *jsonrpc.Response // server-to-client requests awaiting an answer
+	lastID      int64                                 // the id of the last server-to-client request
+	subscribed  map[string]bool                       // resource URIs
 }
 
-func newSession(srv *Server, send func(any) error) *session {
-	return &session{srv: srv, send: send, running: make(map[jsonrpc.ID]context.CancelFunc)}
+// newSession starts a session and registers it with the server until
+// close is called.
+func newSession(srv *Server, out func(any) error) *session {
+	ss := &session{srv: srv, out: out, logLevel: -1,
+		running:    make(map[jsonrpc.ID]context.CancelFunc),
+		pending:    make(map[jsonrpc.ID]chan *jsonrpc.Response),
+		subscribed: make(map[string]bool),
+	}
+	srv.mu.Lock()
+	srv.sessions[ss] = struct{}{}
+	srv.mu.Unlock()
+	return ss
+}
+
+// close forgets the session. Requests still running are stopped by their
+// contexts, which the transport cancels.
+func (ss *session) close() {
+	ss.srv.mu.Lock()
+	delete(ss.srv.sessions, ss)
+	ss.srv.mu.Unlock()
 }
 
 // handleRequest runs one request and returns its answer, or nil when
-// there must be none (the client cancelled it).
-func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request) *jsonrpc.Response {
+// there must be none (the client cancelled it). send carries the
+// notifications and requests that belong to this request (progress, log
+// messages, elicitation); allow says which scopes the caller holds (nil:
+// all of them).
+func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request, send func(any) error, allow func(tools.Scope) bool) *jsonrpc.Response {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ss.mu.Lock()
@@ -73,7 +138,8 @@ func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request) *jso
 		ss.mu.Unlock()
 	}()
 
-	result, err := ss.dispatch(ctx, req)
+	x := &exchange{ss: ss, send: send, allow: allow}
+	result, err := ss.dispatch(ctx, x, req)
 	if errors.Is(ctx.Err(), context.Canceled) {
 		// "Receivers of a cancellation notification SHOULD ... not send a
 		// response for the cancelled request."
@@ -97,7 +163,7 @@ func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request) *jso
 }
 
 // dispatch routes a request by method, after the lifecycle check.
-func (ss *session) dispatch(ctx context.Context, req *jsonrpc.Request) (any, error) {
+func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case "initialize":
 		return ss.initialize(req.Params)
@@ -121,7 +187,25 @@ func (ss *session) dispatch(ctx context.Context, req *jsonrpc.Request) (any, err
 	case "tools/list":
 		return ss.listTools(req.Params)
 	case "tools/call":
-		return ss.callTool(ctx, req.Params)
+		return ss.callTool(ctx, x, req.Params)
+	case "resources/list":
+		return ss.listResources(req.Params)
+	case "resources/templates/list":
+		return ss.listTemplates(req.Params)
+	case "resources/read":
+		return ss.readResource(req.Params)
+	case "resources/subscribe":
+		return ss.subscribe(req.Params, true)
+	case "resources/unsubscribe":
+		return ss.subscribe(req.Params, false)
+	case "prompts/list":
+		return ss.listPrompts(req.Params)
+	case "prompts/get":
+		return ss.getPrompt(req.Params)
+	case "completion/complete":
+		return ss.complete(req.Params)
+	case "logging/setLevel":
+		return ss.setLevel(req.Params)
 	}
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
 }
@@ -150,6 +234,19 @@ func (ss *session) handleNotification(n *jsonrpc.Request) {
 	}
 }
 
+// handleResponse hands the client's answer to the server request waiting
+// for it. An answer to no request (a wrong id, or a request that already
+// gave up) is dropped: there is nobody to tell.
+func (ss *session) handleResponse(r *jsonrpc.Response) {
+	ss.mu.Lock()
+	ch := ss.pending[r.ID]
+	delete(ss.pending, r.ID)
+	ss.mu.Unlock()
+	if ch != nil {
+		ch <- r // buffered: never blocks
+	}
+}
+
 func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	var p InitializeParams
 	if err := json.Unmarshal(raw, &p); err != nil || p.ProtocolVersion == "" {
@@ -167,72 +264,80 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	if !supportedVersion(v) {
 		v = LatestVersion
 	}
-	ss.initialized, ss.version = true, v
+	ss.initialized, ss.version, ss.client = true, v, p.Capabilities
 	return &InitializeResult{
 		ProtocolVersion: v,
-		Capabilities:    ServerCapabilities{Tools: &ToolsCapability{}},
-		ServerInfo:      Implementation{Name: "wirelab", Title: "wirelab tool server", Version: ss.srv.version},
+		Capabilities: ServerCapabilities{
+			Tools:       &ToolsCapability{},
+			Resources:   &ResourcesCapability{Subscribe: true},
+			Prompts:     &PromptsCapability{},
+			Logging:     &struct{}{},
+			Completions: &struct{}{},
+		},
+		ServerInfo: Implementation{Name: "wirelab", Title: "wirelab tool server", Version: ss.srv.version},
 	}, nil
 }
 
-func (ss *session) listTools(raw json.RawMessage) (*ListToolsResult, error) {
-	var p ListToolsParams
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+// decodeParams reads a request's params into p, or explains what is wrong
+// with them as -32602. Absent params are the same as {}.
+func decodeParams(method string, raw json.RawMessage, p any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %s must be %s, not %s", method, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 		}
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", method, err)
 	}
-	if p.Cursor != "" {
-		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: unknown cursor %q", p.Cursor)
-	}
-	res := &ListToolsResult{Tools: []Tool{}}
-	for _, d := range ss.srv.cat.List() {
-		res.Tools = append(res.Tools, Tool{
-			Name: d.Name, Description: d.Description,
-			InputSchema: d.InputSchema, OutputSchema: d.OutputSchema,
-		})
-	}
-	return res, nil
+	return nil
 }
 
-func (ss *session) callTool(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
-	var p CallToolParams
-	if err := json.Unmarshal(raw, &p); err != nil || p.Name == "" {
-		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, `invalid params: tools/call needs {"name": string, "arguments": object}`)
+// jsonKind names a Go kind the way JSON does.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	case "bool":
+		return "a boolean"
 	}
-	opts := &tools.CallOptions{}
-	if p.Meta != nil && len(p.Meta.ProgressToken) > 0 {
-		token := p.Meta.ProgressToken
-		opts.Progress = func(pr tools.Progress) {
-			ss.notify("notifications/progress", ProgressParams{
-				ProgressToken: token, Progress: float64(pr.Done), Total: float64(pr.Total), Message: pr.Message,
-			})
-		}
-	}
-	out, err := ss.srv.cat.Call(ctx, tools.Request{Name: p.Name, Args: p.Arguments}, opts)
-	var te *tools.Error
-	switch {
-	case err == nil:
-		return &CallToolResult{Content: []Content{{Type: "text", Text: string(out)}}, StructuredContent: out}, nil
-	case errors.As(err, &te) && te.Code == tools.CodeUnknownTool:
-		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s", te.Message)
-	case errors.As(err, &te):
-		// The tool refused its arguments or failed: a result the model
-		// reads, marked isError, not a protocol error. (Since 2025-11-25
-		// that includes arguments that break the input schema, so that a
-		// model can correct itself.)
-		return &CallToolResult{Content: []Content{{Type: "text", Text: te.Message}}, IsError: true}, nil
-	default:
-		return nil, fmt.Errorf("%s: %w", p.Name, err)
-	}
+	return "a number"
 }
 
-// notify sends a notification. A failure means the client is gone, which
-// the read loop will see; there is no one to tell.
-func (ss *session) notify(method string, params any) {
-	b, err := json.Marshal(params)
+// page cuts one page out of a list. The cursor is opaque to clients; this
+// server's happens to be the position of the page's first item, base64
+// encoded, so that nobody is tempted to compute one.
+func page[T any](items []T, cursor string, size int) ([]T, string, error) {
+	start := 0
+	if cursor != "" {
+		var ok bool
+		if start, ok = decodeCursor(cursor, len(items)); !ok {
+			// "Invalid cursors SHOULD result in an error with code -32602."
+			return nil, "", jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+				"invalid params: unknown cursor %q; send the nextCursor of the previous page, unchanged", cursor)
+		}
+	}
+	end := min(start+size, len(items))
+	next := ""
+	if end < len(items) {
+		next = base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "from:%d", end))
+	}
+	return items[start:end], next, nil
+}
+
+// decodeCursor returns the position a cursor names, if it is one this
+// server made for a list of n items.
+func decodeCursor(cursor string, n int) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil {
-		return
+		return 0, false
 	}
-	_ = ss.send(&jsonrpc.Request{Method: method, Params: b})
+	digits, ok := strings.CutPrefix(string(b), "from:")
+	start, err := strconv.Atoi(digits)
+	return start, ok && err == nil && start > 0 && start < n
 }

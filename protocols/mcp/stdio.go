@@ -41,6 +41,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return err
 	}
 	ss := newSession(s, send)
+	defer ss.close()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -102,23 +103,26 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 				// Answered before the next line is read, so that the
 				// messages after it see an initialized session even when
 				// a client writes them all at once.
-				if resp := ss.handleRequest(ctx, m); resp != nil {
+				if resp := ss.handleRequest(ctx, m, send, nil); resp != nil {
 					send(resp)
 				}
 				break
 			}
 			running.Add(1)
 			// Each request runs on its own goroutine so that a slow tool
-			// does not hold up pings or its own cancellation. It ends when
-			// the request is answered or cancelled.
+			// does not hold up pings, its own cancellation, or the answer
+			// to a question it asked the client. It ends when the request
+			// is answered or cancelled. On stdio the user is local, so
+			// every scope is allowed.
 			go func() {
 				defer running.Done()
-				if resp := ss.handleRequest(ctx, m); resp != nil {
+				if resp := ss.handleRequest(ctx, m, send, nil); resp != nil {
 					send(resp)
 				}
 			}()
 		case *jsonrpc.Response:
-			// Answers to requests from the server; none yet.
+			// The client's answer to a request from the server.
+			ss.handleResponse(m)
 		}
 	}
 }

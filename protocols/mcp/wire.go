@@ -47,14 +47,31 @@ type InitializeResult struct {
 	Instructions    string             `json:"instructions,omitempty"`
 }
 
-// ServerCapabilities lists the features the server offers.
+// ServerCapabilities lists the features the server offers. A client must
+// not use a feature that is not listed.
 type ServerCapabilities struct {
-	Tools *ToolsCapability `json:"tools,omitempty"`
+	Tools       *ToolsCapability     `json:"tools,omitempty"`
+	Resources   *ResourcesCapability `json:"resources,omitempty"`
+	Prompts     *PromptsCapability   `json:"prompts,omitempty"`
+	Logging     *struct{}            `json:"logging,omitempty"`
+	Completions *struct{}            `json:"completions,omitempty"`
 }
 
 // ToolsCapability says the server has tools; listChanged would promise a
 // notification when the list changes.
 type ToolsCapability struct {
+	ListChanged bool `json:"listChanged"`
+}
+
+// ResourcesCapability says the server has resources. Subscribe promises
+// notifications/resources/updated for a subscribed URI.
+type ResourcesCapability struct {
+	Subscribe   bool `json:"subscribe"`
+	ListChanged bool `json:"listChanged"`
+}
+
+// PromptsCapability says the server has prompts.
+type PromptsCapability struct {
 	ListChanged bool `json:"listChanged"`
 }
 
@@ -67,9 +84,10 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
-// ListToolsParams asks for a page of tools; Cursor comes from the
-// previous page's NextCursor.
-type ListToolsParams struct {
+// ListParams asks for a page of a list (tools, resources, templates or
+// prompts); Cursor comes from the previous page's NextCursor. A cursor is
+// opaque: the client hands it back and never reads it.
+type ListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
@@ -102,10 +120,161 @@ type CallToolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-// Content is one block of a tool's result. The course's tools return text.
+// Content is one block of a tool's result or a prompt's message. Type says
+// which other fields are set: "text" (Text), "image" and "audio" (Data,
+// base64, and MimeType), "resource" (Resource, embedded contents).
 type Content struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
+	Type     string            `json:"type"`
+	Text     string            `json:"text,omitempty"`
+	Data     string            `json:"data,omitempty"`
+	MimeType string            `json:"mimeType,omitempty"`
+	Resource *ResourceContents `json:"resource,omitempty"`
+}
+
+// TextContent is a text block.
+func TextContent(text string) Content { return Content{Type: "text", Text: text} }
+
+// Resource is one entry of resources/list: something the host can read
+// and show to a model, named by a URI.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+}
+
+// ResourceTemplate is a family of resources: a URI template (RFC 6570),
+// such as "wirelab://notes/{id}", that a client fills in to read one.
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+}
+
+// ResourceContents is what resources/read returns for one URI: Text, or
+// Blob (base64) for binary data.
+type ResourceContents struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"`
+}
+
+// ListResourcesResult is a page of resources.
+type ListResourcesResult struct {
+	Resources  []Resource `json:"resources"`
+	NextCursor string     `json:"nextCursor,omitempty"`
+}
+
+// ListResourceTemplatesResult is a page of resource templates.
+type ListResourceTemplatesResult struct {
+	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
+	NextCursor        string             `json:"nextCursor,omitempty"`
+}
+
+// ResourceParams names one resource: the params of resources/read,
+// resources/subscribe and resources/unsubscribe, and of
+// notifications/resources/updated.
+type ResourceParams struct {
+	URI string `json:"uri"`
+}
+
+// ReadResourceResult is the contents of a resource.
+type ReadResourceResult struct {
+	Contents []ResourceContents `json:"contents"`
+}
+
+// Prompt is one entry of prompts/list: a message template the user picks,
+// with arguments to fill in.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// ListPromptsResult is a page of prompts.
+type ListPromptsResult struct {
+	Prompts    []Prompt `json:"prompts"`
+	NextCursor string   `json:"nextCursor,omitempty"`
+}
+
+// GetPromptParams picks a prompt and fills in its arguments, all strings.
+type GetPromptParams struct {
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+}
+
+// GetPromptResult is the filled-in prompt: messages for the conversation.
+type GetPromptResult struct {
+	Description string          `json:"description,omitempty"`
+	Messages    []PromptMessage `json:"messages"`
+}
+
+// PromptMessage is one message of a prompt, from the user or the assistant.
+type PromptMessage struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+}
+
+// CompleteParams asks for values for one argument of a prompt or a
+// resource template, given what the user has typed so far.
+type CompleteParams struct {
+	Ref struct {
+		Type string `json:"type"`          // "ref/prompt" or "ref/resource"
+		Name string `json:"name,omitempty"` // ref/prompt
+		URI  string `json:"uri,omitempty"`  // ref/resource: the template
+	} `json:"ref"`
+	Argument struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	} `json:"argument"`
+}
+
+// CompleteResult offers values; at most 100 of them, HasMore if there are more.
+type CompleteResult struct {
+	Completion struct {
+		Values  []string `json:"values"`
+		Total   int      `json:"total,omitempty"`
+		HasMore bool     `json:"hasMore,omitempty"`
+	} `json:"completion"`
+}
+
+// SetLevelParams is the body of logging/setLevel: the lowest level of log
+// message the client wants.
+type SetLevelParams struct {
+	Level string `json:"level"`
+}
+
+// LogParams is the body of notifications/message.
+type LogParams struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger,omitempty"`
+	Data   any    `json:"data"`
+}
+
+// ElicitParams is the body of elicitation/create, a request from the
+// server: ask the user, through the client, to fill in a small form.
+type ElicitParams struct {
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requestedSchema"`
+}
+
+// ElicitResult is the user's answer: Action is "accept" (Content holds
+// the form), "decline" or "cancel".
+type ElicitResult struct {
+	Action  string          `json:"action"`
+	Content json.RawMessage `json:"content,omitempty"`
 }
 
 // ProgressParams is the body of notifications/progress.

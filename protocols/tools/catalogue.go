@@ -80,6 +80,24 @@ func (c *Catalogue) Lookup(name string) (Definition, bool) {
 	return t.Definition, true
 }
 
+// Needs returns the scopes a call needs beyond a valid token: for
+// deploy_service, deploy:production when env is production. Arguments
+// that break the input schema need nothing here; Call refuses them.
+func (c *Catalogue) Needs(req Request) []Scope {
+	t, ok := c.byName[req.Name]
+	if !ok || t.Needs == nil {
+		return nil
+	}
+	args := req.Args
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+	}
+	if fields, err := c.validators[t.Name].check(args); err != nil || len(fields) > 0 {
+		return nil
+	}
+	return t.Needs(args)
+}
+
 // Call checks a request and runs the tool; the package comment lists the
 // checks in order. The result is the tool's output as JSON. A failure is an
 // [*Error], or the context's error if ctx ended first.

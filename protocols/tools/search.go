@@ -12,11 +12,22 @@ import (
 //go:embed corpus.json
 var corpusJSON []byte
 
-// document is one entry of the embedded corpus.
-type document struct {
+// Note is one of the short notes the search tool searches. MCP also
+// serves them as resources.
+type Note struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
 	Body  string `json:"body"`
+}
+
+// Notes returns the notes, ordered by id.
+func Notes() []Note {
+	var notes []Note
+	if err := json.Unmarshal(corpusJSON, &notes); err != nil {
+		panic("tools: corpus.json: " + err.Error()) // embedded at build time
+	}
+	sort.Slice(notes, func(i, j int) bool { return notes[i].ID < notes[j].ID })
+	return notes
 }
 
 type searchIn struct {
@@ -44,10 +55,7 @@ const defaultSearchLimit = 3
 // often the query's words appear (title words count double). It is
 // deterministic: equal scores are ordered by id.
 func search() *Tool {
-	var corpus []document
-	if err := json.Unmarshal(corpusJSON, &corpus); err != nil {
-		panic("tools: corpus.json: " + err.Error()) // embedded at build time
-	}
+	corpus := Notes()
 	return &Tool{
 		Definition: Definition{
 			Name:        "search",
@@ -93,7 +101,7 @@ func search() *Tool {
 	}
 }
 
-func rank(corpus []document, q string, limit int) searchOut {
+func rank(corpus []Note, q string, limit int) searchOut {
 	terms := words(q)
 	out := searchOut{Hits: []hit{}}
 	for _, d := range corpus {

@@ -1,0 +1,120 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// exchange is one client request being handled, and what the server may
+// say to the client while it runs: notifications about it (progress, log
+// messages) and requests of its own (elicitation, sampling). Over HTTP
+// these travel on the request's own SSE stream, so they reach the client
+// that is waiting for this answer.
+type exchange struct {
+	ss    *session
+	send  func(any) error        // writes one message that belongs to this request
+	allow func(tools.Scope) bool // the scopes the caller holds; nil: all
+
+	progressToken json.RawMessage // from the request's _meta; nil: no progress wanted
+}
+
+// progress sends notifications/progress if the client asked for it by
+// sending a progress token. The token is the client's, echoed exactly: 1
+// and "1" are different tokens.
+func (x *exchange) progress(done, total float64, msg string) {
+	if len(x.progressToken) > 0 {
+		x.notify("notifications/progress", ProgressParams{ProgressToken: x.progressToken, Progress: done, Total: total, Message: msg})
+	}
+}
+
+// notify sends a notification. A failure means the client is gone, which
+// the transport will see; there is no one to tell.
+func (x *exchange) notify(method string, params any) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return
+	}
+	_ = x.send(&jsonrpc.Request{Method: method, Params: b})
+}
+
+// request sends a request to the client and waits for its answer. A
+// JSON-RPC error from the client comes back as a *jsonrpc.Error.
+func (x *exchange) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	ss := x.ss
+	ss.mu.Lock()
+	ss.lastID++
+	id := jsonrpc.IntID(ss.lastID)
+	answer := make(chan *jsonrpc.Response, 1)
+	ss.pending[id] = answer
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		delete(ss.pending, id)
+		ss.mu.Unlock()
+	}()
+
+	if err := x.send(&jsonrpc.Request{ID: id, Method: method, Params: b}); err != nil {
+		return nil, fmt.Errorf("sending %s: %w", method, err)
+	}
+	select {
+	case r := <-answer:
+		if r.Error != nil {
+			return nil, r.Error
+		}
+		return r.Result, nil
+	case <-ctx.Done():
+		// The client cancelled the request this one serves, or left. Tell
+		// it to stop asking the user.
+		x.notify("notifications/cancelled", CancelledParams{RequestID: json.RawMessage(id.String()), Reason: "the request it was for ended"})
+		return nil, ctx.Err()
+	}
+}
+
+// logLevels are the levels of notifications/message, from the syslog
+// severities of RFC 5424, least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// log sends a log message if the client asked for messages of this level
+// with logging/setLevel. Until it asks, this server sends none.
+func (x *exchange) log(level, logger string, data any) {
+	i := slices.Index(logLevels, level)
+	x.ss.mu.Lock()
+	wanted := x.ss.logLevel >= 0 && i >= x.ss.logLevel
+	x.ss.mu.Unlock()
+	if wanted {
+		x.notify("notifications/message", LogParams{Level: level, Logger: logger, Data: data})
+	}
+}
+
+// clientCan reports whether the client declared a capability in
+// initialize: the server must not send requests it did not offer to
+// answer.
+func (x *exchange) clientCan(capability func(ClientCapabilities) json.RawMessage) bool {
+	x.ss.mu.Lock()
+	defer x.ss.mu.Unlock()
+	return capability(x.ss.client) != nil
+}
+
+func (ss *session) setLevel(raw json.RawMessage) (any, error) {
+	var p SetLevelParams
+	if err := decodeParams("logging/setLevel", raw, &p); err != nil {
+		return nil, err
+	}
+	i := slices.Index(logLevels, p.Level)
+	if i < 0 {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: level %q is not one of %v", p.Level, logLevels)
+	}
+	ss.mu.Lock()
+	ss.logLevel = i
+	ss.mu.Unlock()
+	return struct{}{}, nil
+}

@@ -1,0 +1,424 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/loopback"
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// Endpoint is the path of the MCP endpoint. The Streamable HTTP transport
+// has exactly one: every message goes there, whatever its method.
+const Endpoint = "/mcp"
+
+// Limits of the HTTP transport.
+const (
+	// MaxBody is the largest POST body read: one message, so the same
+	// 1 MiB as a line on stdio.
+	MaxBody = DefaultMaxMessage
+	// maxSessions bounds memory: clients that never send DELETE leave
+	// their sessions behind.
+	maxSessions = 1000
+	// sessionIdle is how long a session may go unused before it can be
+	// dropped to make room for a new one.
+	sessionIdle = time.Hour
+	// assumedVersion is the revision a request without an
+	// MCP-Protocol-Version header is taken to speak: the spec says to
+	// assume 2025-03-26, the revision before the header existed.
+	assumedVersion = "2025-03-26"
+)
+
+// HTTPOptions configures [Server.HTTPHandler]. A nil *HTTPOptions means
+// defaults: no tokens, no loopback guards.
+type HTTPOptions struct {
+	// Tokens are the bearer tokens callers must present. Nil, or none
+	// configured, means anyone who can connect may call every tool.
+	Tokens *tools.Tokens
+	// Loopback turns on the guards a server on a loopback address needs
+	// against web pages in the local browser (package internal/loopback):
+	// Host must name this machine, and Origin, if present, too.
+	Loopback bool
+}
+
+// HTTPHandler serves MCP's Streamable HTTP transport at [Endpoint]: one
+// session per Mcp-Session-Id, any number of them at once.
+type HTTPHandler struct {
+	srv      *Server
+	tokens   *tools.Tokens
+	loopback bool
+	ctx      context.Context // ends every session, at Close
+	stop     context.CancelFunc
+
+	mu       sync.Mutex // guards sessions
+	sessions map[string]*httpSession
+}
+
+// httpSession is a session plus what HTTP adds: its id, and the GET
+// stream, if one is open, for messages that belong to no request.
+type httpSession struct {
+	*session
+	id   string
+	ctx  context.Context // ends at DELETE or Close
+	stop context.CancelFunc
+
+	streamMu sync.Mutex // guards stream and lastUsed
+	stream   *sseStream // the open GET stream, or nil
+	lastUsed time.Time
+}
+
+// HTTPHandler returns the handler of the Streamable HTTP transport.
+// Close it to end every session, which ends open GET streams.
+func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	if opts == nil {
+		opts = &HTTPOptions{}
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	return &HTTPHandler{srv: s, tokens: opts.Tokens, loopback: opts.Loopback,
+		ctx: ctx, stop: stop, sessions: make(map[string]*httpSession)}
+}
+
+// Close ends every session. Requests still running are cancelled and GET
+// streams end, so that an http.Server can shut down. It is idempotent.
+func (h *HTTPHandler) Close() {
+	h.stop()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, hs := range h.sessions {
+		hs.end()
+		delete(h.sessions, id)
+	}
+}
+
+// ServeHTTP checks who is asking, then hands the request to the method's
+// handler. The checks come in this order: is the request for this server
+// at all (Host, Origin), is it for the endpoint, is the caller known (a
+// token), and only then what it says.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.loopback {
+		// "Servers MUST validate the Origin header on all incoming
+		// connections to prevent DNS rebinding attacks."
+		if ref := loopback.Check(r); ref != nil {
+			httpError(w, ref.Status, jsonrpc.CodeInvalidRequest, ref.Reason)
+			return
+		}
+	}
+	switch r.URL.Path {
+	case Endpoint:
+	case metadataPath, metadataPath + Endpoint:
+		h.protectedResource(w, r)
+		return
+	default:
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no such path %q: the MCP endpoint is %s", r.URL.Path, Endpoint))
+		return
+	}
+	var allow func(tools.Scope) bool
+	if h.tokens.Enabled() {
+		token, ok := h.authenticate(w, r)
+		if !ok {
+			return
+		}
+		allow = token.Allows
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r, allow)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("method %s not allowed: POST sends a message, GET opens a stream, DELETE ends the session", r.Method))
+	}
+}
+
+// post takes one message from the client. A request is answered on this
+// POST's response; a notification or a response gets 202 and no body.
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(tools.Scope) bool) {
+	// "The client MUST include an Accept header, listing both
+	// application/json and text/event-stream as supported content types."
+	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
+			"Accept must list both application/json and text/event-stream: the server picks one per request; got "+quote(r.Header.Get("Accept")))
+		return
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest,
+			"Content-Type must be application/json; got "+quote(r.Header.Get("Content-Type")))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes", MaxBody))
+		return
+	case err != nil:
+		return // the client went away mid-body; nobody to answer
+	}
+	msg, reject := jsonrpc.Decode(body)
+	if reject != nil {
+		// "If the server cannot accept the input, it MUST return an HTTP
+		// error status code (e.g., 400 Bad Request). The HTTP response
+		// body MAY comprise a JSON-RPC error response that has no id."
+		writeJSON(w, http.StatusBadRequest, reject)
+		return
+	}
+
+	var hs *httpSession
+	req, _ := msg.(*jsonrpc.Request)
+	if req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
+		if hs = h.newSession(); hs == nil {
+			w.Header().Set("Retry-After", "60")
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInvalidRequest, "too many sessions are open; try again later")
+			return
+		}
+		// The id goes back in a header; the client sends it on every
+		// request that follows.
+		w.Header().Set("Mcp-Session-Id", hs.id)
+	} else if hs = h.lookup(w, r); hs == nil {
+		return
+	} else if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !supportedVersion(v) {
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("MCP-Protocol-Version %s is not one this server speaks (2025-11-25, 2025-06-18, 2025-03-26); send the version initialize agreed on", quote(v)))
+		return
+	}
+
+	switch {
+	case req == nil: // a response to a request from the server
+		hs.handleResponse(msg.(*jsonrpc.Response))
+		w.WriteHeader(http.StatusAccepted)
+	case req.IsNotification():
+		hs.handleNotification(req)
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		if scope, ok := h.srv.allowed(req, allow); !ok {
+			h.forbidden(w, r, req, scope)
+			return
+		}
+		// The request ends when its client disconnects or its session
+		// ends. This server does not offer resumption, so an answer
+		// nobody waits for is not worth finishing.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer context.AfterFunc(hs.ctx, cancel)()
+		defer cancel()
+		reply := &postReply{w: w}
+		resp := hs.handleRequest(ctx, req, reply.send, allow)
+		if req.Method == "initialize" && w.Header().Get("Mcp-Session-Id") != "" && (resp == nil || resp.Error != nil) {
+			// A failed initialize starts no session.
+			h.remove(hs.id)
+			w.Header().Del("Mcp-Session-Id")
+		}
+		reply.finish(resp)
+	}
+}
+
+// get opens the stream for messages that belong to no request. This
+// server sends one kind: notifications/resources/updated for a resource
+// the client subscribed to, when another session changed it.
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
+			"a GET opens an SSE stream, so Accept must list text/event-stream; got "+quote(r.Header.Get("Accept")))
+		return
+	}
+	hs := h.lookup(w, r)
+	if hs == nil {
+		return
+	}
+	stream := newSSEStream(w)
+	hs.streamMu.Lock()
+	busy := hs.stream != nil
+	if !busy {
+		hs.stream = stream
+	}
+	hs.streamMu.Unlock()
+	if busy {
+		httpError(w, http.StatusConflict, jsonrpc.CodeInvalidRequest, "this session already has a GET stream open; this server allows one")
+		return
+	}
+	defer func() {
+		hs.streamMu.Lock()
+		hs.stream = nil
+		hs.streamMu.Unlock()
+		stream.close()
+	}()
+	stream.start()
+	select {
+	case <-r.Context().Done():
+	case <-hs.ctx.Done():
+	}
+}
+
+// delete ends a session at the client's request.
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if hs := h.lookup(w, r); hs != nil {
+		h.remove(hs.id)
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// newSession makes a session with a new id, or returns nil if there is no
+// room for one.
+func (h *HTTPHandler) newSession() *httpSession {
+	// "The session ID SHOULD be globally unique and cryptographically
+	// secure": whoever knows it can act in the session. 128 random bits,
+	// as hex, which is within the visible ASCII the spec allows.
+	b := make([]byte, 16)
+	rand.Read(b) // never fails, per crypto/rand
+	hs := &httpSession{id: hex.EncodeToString(b), lastUsed: time.Now()}
+	hs.ctx, hs.stop = context.WithCancel(h.ctx)
+	hs.session = newSession(h.srv, hs.sendUnrelated)
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) >= maxSessions {
+		for id, old := range h.sessions {
+			if old.idleSince(time.Now()) > sessionIdle {
+				old.end()
+				delete(h.sessions, id)
+			}
+		}
+	}
+	if len(h.sessions) >= maxSessions || h.ctx.Err() != nil {
+		hs.end()
+		return nil
+	}
+	h.sessions[hs.id] = hs
+	return hs
+}
+
+// lookup finds the request's session, or answers the request itself:
+// 400 without an Mcp-Session-Id, 404 for an id that is not (or no longer)
+// a session.
+func (h *HTTPHandler) lookup(w http.ResponseWriter, r *http.Request) *httpSession {
+	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"missing Mcp-Session-Id header: every request after initialize carries the id that the initialize response gave")
+		return nil
+	}
+	h.mu.Lock()
+	hs := h.sessions[id]
+	h.mu.Unlock()
+	if hs == nil {
+		// "The server MAY terminate the session at any time, after which
+		// it MUST respond to requests containing that session ID with HTTP
+		// 404 Not Found." The client should start over with initialize.
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest,
+			"no session "+quote(id)+": it ended (DELETE, or the server restarted) or never existed; send initialize without Mcp-Session-Id to start a new one")
+		return nil
+	}
+	hs.streamMu.Lock()
+	hs.lastUsed = time.Now()
+	hs.streamMu.Unlock()
+	return hs
+}
+
+// remove ends a session.
+func (h *HTTPHandler) remove(id string) {
+	h.mu.Lock()
+	hs := h.sessions[id]
+	delete(h.sessions, id)
+	h.mu.Unlock()
+	if hs != nil {
+		hs.end()
+	}
+}
+
+// end ends the session: its requests are cancelled and its GET stream
+// ends.
+func (hs *httpSession) end() {
+	hs.stop()
+	hs.session.close()
+}
+
+func (hs *httpSession) idleSince(now time.Time) time.Duration {
+	hs.streamMu.Lock()
+	defer hs.streamMu.Unlock()
+	return now.Sub(hs.lastUsed)
+}
+
+// sendUnrelated sends a message that belongs to no request on the GET
+// stream. Without one it is dropped: the client chose not to listen.
+func (hs *httpSession) sendUnrelated(msg any) error {
+	hs.streamMu.Lock()
+	stream := hs.stream
+	hs.streamMu.Unlock()
+	if stream == nil {
+		return nil
+	}
+	return stream.send(msg)
+}
+
+// allowed reports whether a request may go ahead with the caller's
+// scopes, and if not, which scope it lacks. Only tools/call can need a
+// scope (a deploy to production).
+func (s *Server) allowed(req *jsonrpc.Request, allow func(tools.Scope) bool) (tools.Scope, bool) {
+	if allow == nil || req.Method != "tools/call" {
+		return "", true
+	}
+	var p CallToolParams
+	if json.Unmarshal(req.Params, &p) != nil {
+		return "", true // the session answers with -32602
+	}
+	for _, scope := range s.cat.Needs(tools.Request{Name: p.Name, Args: p.Arguments}) {
+		if !allow(scope) {
+			return scope, false
+		}
+	}
+	return "", true
+}
+
+// accepts reports whether the request's Accept header admits a media
+// type: listed, or covered by "type/*" or "*/*".
+func accepts(r *http.Request, mediaType string) bool {
+	major, _, _ := strings.Cut(mediaType, "/")
+	for _, h := range r.Header.Values("Accept") {
+		for _, item := range strings.Split(h, ",") {
+			mt, _, _ := strings.Cut(item, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case mediaType, major + "/*", "*/*":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// httpError answers with an HTTP error status and, as the body, a
+// JSON-RPC error without an id, so that a client sees the reason
+// whichever layer it reads.
+func httpError(w http.ResponseWriter, status int, code int64, msg string) {
+	writeJSON(w, status, jsonrpc.NewErrorResponse(jsonrpc.ID{}, jsonrpc.Errorf(code, "%s", msg)))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v) // the messages this package builds always encode
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// quote quotes a header value for an error message, cut short so that a
+// huge header cannot make a huge answer.
+func quote(v string) string {
+	const max = 100
+	if len(v) > max {
+		v = v[:max] + "..."
+	}
+	return fmt.Sprintf("%q", v)
+}
