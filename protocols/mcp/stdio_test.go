@@ -1,11 +1,18 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -21,5 +28,79 @@ func TestServeStdioStopsWithContext(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("ServeStdio returned %v, want context.Canceled", err)
+	}
+}
+
+// TestServeStdioOversizedLine: a line longer than DefaultMaxMessage is
+// answered with -32600 (id null: the id is somewhere in the skipped
+// bytes), and the next line is read as usual.
+func TestServeStdioOversizedLine(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", DefaultMaxMessage) + `"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")
+	var out bytes.Buffer
+	if err := NewServer(tools.New(nil), nil).ServeStdio(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message longer than 1048576 bytes; it was skipped"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
+
+// TestPagination walks tools/list, resources/list and prompts/list page
+// by page with a small page size: every item comes exactly once, the last
+// page has no nextCursor, and a made-up cursor is -32602.
+func TestPagination(t *testing.T) {
+	srv := NewServer(tools.New(nil), &ServerOptions{PageSize: 2})
+	ss := newSession(srv, func(any) error { return nil })
+	defer ss.close()
+	if _, err := ss.initialize(json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		method, member string
+		want           int
+	}{
+		{"tools/list", "tools", len(srv.cat.List())},
+		{"resources/list", "resources", len(srv.resources)},
+		{"prompts/list", "prompts", len(srv.prompts)},
+	} {
+		t.Run(tt.method, func(t *testing.T) {
+			seen, pages, cursor := map[string]bool{}, 0, ""
+			for {
+				params, _ := json.Marshal(ListParams{Cursor: cursor})
+				resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(1), Method: tt.method, Params: params}, ss.out, nil)
+				if resp.Error != nil {
+					t.Fatalf("page %d: %v", pages+1, resp.Error)
+				}
+				var page map[string]json.RawMessage
+				json.Unmarshal(resp.Result, &page)
+				var items []map[string]any
+				json.Unmarshal(page[tt.member], &items)
+				if len(items) == 0 || len(items) > 2 {
+					t.Fatalf("page %d has %d items, want 1 or 2", pages+1, len(items))
+				}
+				for _, it := range items {
+					key := fmt.Sprint(it["name"], it["uri"])
+					if seen[key] {
+						t.Errorf("%s came twice", key)
+					}
+					seen[key] = true
+				}
+				pages++
+				if page["nextCursor"] == nil {
+					break
+				}
+				json.Unmarshal(page["nextCursor"], &cursor)
+			}
+			if len(seen) != tt.want || pages != (tt.want+1)/2 {
+				t.Errorf("%d items in %d pages, want %d in %d", len(seen), pages, tt.want, (tt.want+1)/2)
+			}
+		})
+	}
+	resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(2), Method: "tools/list", Params: json.RawMessage(`{"cursor":"page-2"}`)}, ss.out, nil)
+	if resp.Error == nil || resp.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("a made-up cursor: %+v, want -32602", resp)
 	}
 }
