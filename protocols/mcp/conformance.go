@@ -121,7 +121,9 @@ func addFixtures(s *Server) {
 		resource{Resource: Resource{URI: "test://static-binary", Name: "static-binary", Description: "A fixed image.", MimeType: "image/png"},
 			read: func() ResourceContents { return ResourceContents{MimeType: "image/png", Blob: pngData} }},
 		resource{Resource: Resource{URI: "test://watched-resource", Name: "watched-resource", Description: "A resource to subscribe to.", MimeType: "text/plain"},
-			read: func() ResourceContents { return ResourceContents{MimeType: "text/plain", Text: "Watched resource content"} }},
+			read: func() ResourceContents {
+				return ResourceContents{MimeType: "text/plain", Text: "Watched resource content"}
+			}},
 	)
 	s.templates = append(s.templates, resourceTemplate{
 		ResourceTemplate: ResourceTemplate{URITemplate: "test://template/{id}/data", Name: "template", Description: "Data for an id.", MimeType: "application/json"},
@@ -157,7 +159,9 @@ func addFixtures(s *Server) {
 	)
 	for i := range s.prompts {
 		if s.prompts[i].complete == nil {
-			s.prompts[i].complete = func(arg, prefix string) []string { return withPrefix([]string{"test", "testValue1", "testValue2"}, prefix) }
+			s.prompts[i].complete = func(arg, prefix string) []string {
+				return withPrefix([]string{"test", "testValue1", "testValue2"}, prefix)
+			}
 		}
 	}
 }

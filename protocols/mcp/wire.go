@@ -231,7 +231,7 @@ type PromptMessage struct {
 // resource template, given what the user has typed so far.
 type CompleteParams struct {
 	Ref struct {
-		Type string `json:"type"`          // "ref/prompt" or "ref/resource"
+		Type string `json:"type"`           // "ref/prompt" or "ref/resource"
 		Name string `json:"name,omitempty"` // ref/prompt
 		URI  string `json:"uri,omitempty"`  // ref/resource: the template
 	} `json:"ref"`
