@@ -1,7 +1,8 @@
 // Package mcp is the Model Context Protocol, revision 2025-11-25: the
 // protocol an agent's host uses to find and call tools. Its messages are
 // JSON-RPC 2.0 (package jsonrpc); this package is the session on top of
-// them and the stdio transport, one message per line.
+// them and its two transports: stdio, one message per line, and
+// Streamable HTTP, one POST per message.
 //
 // # A whole session
 //
@@ -38,8 +39,53 @@
 // A client that reads result.content without checking isError feeds the
 // error text to the model as if the tool had worked.
 //
+// # Beyond tools
+//
+// initialize's answer lists what else the server offers. Resources are
+// things to read, named by URI (wirelab://notes/mcp), and a client may
+// subscribe to one and hear notifications/resources/updated when it
+// changes. Prompts are messages for the user to pick and fill in.
+// completion/complete suggests argument values as the user types.
+// logging/setLevel asks for notifications/message. And the server may ask
+// the client, too: before a deploy to production it sends
+// elicitation/create, a request with its own id, and waits for the
+// user's answer (testdata/elicitation.txtar).
+//
+// # Streamable HTTP
+//
+// Over HTTP the same messages travel in POST bodies to one endpoint,
+// /mcp. The answer to initialize carries a header the client repeats on
+// every later request:
+//
+//	POST /mcp HTTP/1.1
+//	Accept: application/json, text/event-stream
+//	Content-Type: application/json
+//
+//	{"jsonrpc":"2.0","id":1,"method":"initialize","params":{...}}
+//
+//	HTTP/1.1 200 OK
+//	Content-Type: application/json
+//	Mcp-Session-Id: 3f9c0a...
+//
+//	{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25",...}}
+//
+// A notification or a response gets 202 and no body. A request gets
+// either one JSON body or, when the server has something to say before
+// the answer (progress, a log message, a question for the user), an SSE
+// stream: "data: {...}" events, the last of which is the answer. A GET
+// opens a stream for messages that belong to no request; DELETE ends the
+// session. Requests without the session id get 400, with an unknown one
+// 404; a web page from another site gets 403. With tokens, a request
+// without one gets 401 and a WWW-Authenticate header that names the
+// document (RFC 9728) saying how to get one.
+//
 // # Reading order
 //
-// wire.go (the messages), server.go (the session: lifecycle, tools,
-// progress, cancellation), stdio.go (one message per line).
+// wire.go (the messages); server.go (the session: lifecycle, dispatch,
+// cancellation); exchange.go (what the server says while a request runs:
+// progress, logs, requests to the client); tools.go, resources.go,
+// prompts.go (the features); stdio.go (one message per line); http.go,
+// sse.go, auth.go (Streamable HTTP); client.go (the other side).
+// conformance.go holds the official conformance suite's fixtures and
+// teaches nothing.
 package mcp
