@@ -116,6 +116,47 @@ func TestMCPHandshake(t *testing.T) {
 	}
 }
 
+// TestMCPOverHTTP starts `server mcp --http` and runs the course's
+// session over it, then opens a GET stream and leaves it open: the
+// SIGTERM at cleanup must still end the process cleanly.
+func TestMCPOverHTTP(t *testing.T) {
+	url := startServer(t, "mcp", "server", "mcp", "--http", "127.0.0.1:0") + "/mcp"
+	post := func(session, body string) *http.Response {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: %s, Mcp-Session-Id %q", resp.Status, session)
+	}
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	resp = post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"}}}`)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"structuredContent":{"words":3,"chars":13}`) {
+		t.Errorf("tools/call: %s", body)
+	}
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("GET stream: %v, %v", stream, err)
+	}
+	// The stream stays open; the server's exit at cleanup ends it.
+}
+
 // TestNewcomer is the first thing a newcomer does: paste the README's
 // line into the stdio server.
 func TestNewcomer(t *testing.T) {
