@@ -180,6 +180,14 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 
 	var hs *httpSession
 	req, _ := msg.(*jsonrpc.Request)
+	if req != nil && req.Method == "server/discover" && r.Header.Get("Mcp-Session-Id") == "" {
+		// The probe comes before any session, and its
+		// MCP-Protocol-Version names the revision the client hopes for.
+		// Answer it as stdio does, so the client falls back to
+		// initialize at once.
+		writeJSON(w, http.StatusOK, jsonrpc.NewErrorResponse(req.ID, discoverRefusal()))
+		return
+	}
 	if req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
 		if hs = h.newSession(); hs == nil {
 			w.Header().Set("Retry-After", "60")

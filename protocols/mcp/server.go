@@ -171,10 +171,7 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 		// Allowed at any time, even before initialization.
 		return struct{}{}, nil
 	case "server/discover":
-		// Newer clients probe for the stateless 2026 revision first. An
-		// error, at once, tells them to fall back to initialize.
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
-			"method %q not found: this server speaks revision %s; send initialize", req.Method, LatestVersion)
+		return nil, discoverRefusal()
 	}
 	ss.mu.Lock()
 	ready := ss.initialized
@@ -208,6 +205,14 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 		return ss.setLevel(req.Params)
 	}
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
+}
+
+// discoverRefusal answers server/discover, the probe that newer clients
+// send first, hoping for the stateless revision planned for 2026. Method
+// not found, at once, tells them to fall back to initialize.
+func discoverRefusal() *jsonrpc.Error {
+	return jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
+		"method \"server/discover\" not found: this server speaks revision %s; send initialize", LatestVersion)
 }
 
 // handleNotification acts on a notification. It never answers.
