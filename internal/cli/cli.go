@@ -44,14 +44,17 @@ Usage:
   wirelab server grpc [--addr 127.0.0.1:8020] [--token SECRET[:SCOPE,...]]... [--tls | --mtls [--cert-dir DIR]]
       The gRPC tool server (tools.v1.ToolServer), with health and reflection.
       --tls and --mtls make a throwaway CA at start and print where clients find it.
-  wirelab server mcp
-      The MCP server (revision 2025-11-25) on stdin and stdout, one JSON-RPC message per line.
+  wirelab server mcp [--http 127.0.0.1:8021 [--token SECRET[:SCOPE,...]]...] [--fixtures conformance] [--page-size N]
+      The MCP server (revision 2025-11-25): on stdin and stdout, one JSON-RPC message per
+      line; or, with --http, Streamable HTTP at http://ADDR/mcp.
   wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] [--wire] TOOL [KEY=VALUE | KEY:=JSON]...
+  wirelab client mcp [--cmd "COMMAND LINE" | --url http://127.0.0.1:8021/mcp [--token T]] [--progress] [--list | TOOL [KEY=VALUE | KEY:=JSON]...]
       Call a tool and print its result. KEY=VALUE sends a string,
       KEY:=JSON any JSON value (limit:=3). Client flags: --timeout, --tool-version.
       Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
+      MCP: no TOOL (or --list) lists the tools; notifications go to stderr.
       gRPC: --wire prints every HTTP/2 frame on stderr; --stream shows progress;
       --method SERVICE/METHOD --data JSON calls any method of a server with reflection.
   wirelab version

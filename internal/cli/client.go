@@ -15,9 +15,14 @@ import (
 )
 
 func client(ctx context.Context, args []string, env Env) (int, error) {
-	proto, rest, err := sub("client", args, "stdio", "http", "grpc")
+	proto, rest, err := sub("client", args, "stdio", "http", "grpc", "mcp")
 	if err != nil {
 		return exitUsage, err
+	}
+	if proto == "mcp" {
+		// An MCP client opens a session rather than making one call, so
+		// it has flags and output of its own (mcpclient.go).
+		return clientMCP(ctx, rest, env)
 	}
 	fs := flags("client " + proto)
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for an answer")

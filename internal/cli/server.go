@@ -112,7 +112,7 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		return usageErrorf("--token needs --http: on stdio the user who starts the server is the only caller")
 	}
 	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{
-		Version: version(), Log: logger(env.Stderr), PageSize: *pageSize, Fixtures: *fixtures == "conformance",
+		Version: implVersion(), Log: logger(env.Stderr), PageSize: *pageSize, Fixtures: *fixtures == "conformance",
 	})
 	if *addr == "" {
 		err := s.ServeStdio(ctx, env.Stdin, env.Stdout)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
 // version describes this build: the module version (a tag, or a pseudo-
@@ -32,3 +33,7 @@ func version() string {
 	}
 	return fmt.Sprintf("wirelab %s (%s)", v, info.GoVersion)
 }
+
+// implVersion is version() without the program's name, for the version
+// field of MCP's serverInfo and clientInfo, which sit beside a name.
+func implVersion() string { return strings.TrimPrefix(version(), "wirelab ") }

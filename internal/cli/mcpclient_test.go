@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/protocols/mcp"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// runMCP runs a command line in-process. Its default MCP server is the
+// real binary built by TestMain, `wirelab server mcp`, as a child.
+func runMCP(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Executable: wirelabBin})
+	return code, out.String(), errb.String()
+}
+
+func TestClientMCP(t *testing.T) {
+	// An MCP server over HTTP in this process, with and without tokens.
+	open := httptest.NewServer(mcp.NewServer(tools.New(nil), nil).HTTPHandler(nil))
+	defer open.Close()
+	tokens, err := tools.ParseTokens([]string{"s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarded := httptest.NewServer(mcp.NewServer(tools.New(nil), nil).HTTPHandler(&mcp.HTTPOptions{Tokens: tokens}))
+	defer guarded.Close()
+
+	const wordCount = `{"content":[{"type":"text","text":"{\"words\":3,\"chars\":13}"}],"structuredContent":{"words":3,"chars":13}}` + "\n"
+	for _, tt := range []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string // exact, unless empty
+		inStdout   string // a part of stdout
+		inStderr   string // a part of stderr
+		notInLines string // no line of stderr starts with this
+	}{
+		{name: "list", args: []string{"client", "mcp"}, inStdout: "word_count      Count the words", inStderr: "wirelab: connected to wirelab "},
+		{name: "list flag", args: []string{"client", "mcp", "--list"}, inStdout: "\nweather ", inStderr: "protocol revision 2025-11-25"},
+		{name: "call", args: []string{"client", "mcp", "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "call via --cmd", args: []string{"client", "mcp", "--cmd", wirelabBin + " server mcp", "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "tool error", args: []string{"client", "mcp", "weather", "city=Oslo"}, code: 1, inStdout: `"isError":true`, inStderr: "wirelab: tool error (weather): weather failed: upstream"},
+		{name: "invalid arguments are a tool error", args: []string{"client", "mcp", "search", "q=x", "limit=2"}, code: 1, inStdout: `"isError":true`, inStderr: "tool error (search)"},
+		{name: "protocol error", args: []string{"client", "mcp", "nope"}, code: 2, inStdout: `{"error":{"code":-32602,`, inStderr: "wirelab: protocol error -32602: invalid params: unknown tool"},
+		{name: "progress", args: []string{"client", "mcp", "--progress", "deploy_service", "service=api", "env=staging"}, inStdout: `"status":"deployed"`, inStderr: "wirelab: progress 4/4: "},
+		{name: "no progress unless asked", args: []string{"client", "mcp", "deploy_service", "service=api", "env=staging"}, inStdout: `"status":"deployed"`, notInLines: "wirelab: progress"},
+		{name: "no such command", args: []string{"client", "mcp", "--cmd", "/nonexistent/server"}, code: 2, inStderr: "/nonexistent/server"},
+		{name: "not an MCP server", args: []string{"client", "mcp", "--cmd", wirelabBin + " version"}, code: 2, inStderr: "is it an MCP server"},
+		{name: "http", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "http token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "--token", "s3cret", "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "http no token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "word_count", "text=x"}, code: 2, inStderr: "HTTP 401 Unauthorized: the server needs a token"},
+		{name: "http nobody there", args: []string{"client", "mcp", "--url", "http://127.0.0.1:1/mcp"}, code: 2, inStderr: "refused"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMCP(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			if tt.stdout != "" {
+				if diff := cmp.Diff(tt.stdout, stdout); diff != "" {
+					t.Errorf("stdout (-want +got):\n%s", diff)
+				}
+			}
+			if tt.code == 2 && tt.inStdout == "" && stdout != "" {
+				t.Errorf("stdout = %q, want nothing when there is no answer", stdout)
+			}
+			if !strings.Contains(stdout, tt.inStdout) {
+				t.Errorf("stdout does not contain %q:\n%s", tt.inStdout, stdout)
+			}
+			if !strings.Contains(stderr, tt.inStderr) {
+				t.Errorf("stderr does not contain %q:\n%s", tt.inStderr, stderr)
+			}
+			if tt.notInLines != "" {
+				for _, line := range strings.Split(stderr, "\n") {
+					if strings.HasPrefix(line, tt.notInLines) {
+						t.Errorf("stderr has the line %q", line)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestClientMCPUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string // the first line of stderr
+	}{
+		{[]string{"client", "mcp", "--cmd", "x", "--url", "http://x/mcp"}, "wirelab: --cmd and --url are two ways to reach a server; give one"},
+		{[]string{"client", "mcp", "--token", "t"}, "wirelab: --token needs --url: a stdio server runs as you and takes no tokens"},
+		{[]string{"client", "mcp", "--list", "word_count"}, `wirelab: --list takes no TOOL, got "word_count"`},
+		{[]string{"client", "mcp", "word_count", "text"}, `wirelab: argument "text" is not KEY=VALUE (or KEY:=JSON for numbers, booleans, arrays and objects)`},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tt.args...)
+			first, _, _ := strings.Cut(stderr, "\n")
+			if code != exitUsage || stdout != "" || first != tt.want {
+				t.Errorf("exit %d, stdout %q, first line of stderr:\n got %s\nwant %s", code, stdout, first, tt.want)
+			}
+		})
+	}
+	// Without a binary to start, and no --cmd or --url, there is no server.
+	code, _, stderr := run(t, "", "client", "mcp")
+	if first, _, _ := strings.Cut(stderr, "\n"); code != exitUsage || first != "wirelab: client mcp needs --cmd or --url" {
+		t.Errorf("no server: exit %d, stderr %q", code, first)
+	}
+}
+
+func TestPrintNotification(t *testing.T) {
+	for _, tt := range []struct {
+		method, params, want string
+	}{
+		{"notifications/progress", `{"progressToken":2,"progress":1,"total":4,"message":"build image"}`, "wirelab: progress 1/4: build image"},
+		{"notifications/progress", `{"progressToken":"a","progress":0.5}`, "wirelab: progress 0.5: "},
+		{"notifications/message", `{"level":"info","logger":"deploy","data":"rolled out"}`, "wirelab: log info deploy: rolled out"},
+		{"notifications/message", `{"level":"error","data":{"code":7}}`, `wirelab: log error: {"code":7}`},
+		{"notifications/tools/list_changed", `{}`, "wirelab: notification notifications/tools/list_changed {}"},
+	} {
+		var b bytes.Buffer
+		printNotification(&b, tt.method, json.RawMessage(tt.params))
+		if diff := cmp.Diff(tt.want+"\n", b.String()); diff != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tt.method, tt.params, diff)
+		}
+	}
+}
