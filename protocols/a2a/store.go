@@ -1,0 +1,214 @@
+package a2a
+
+import (
+	"errors"
+	"sort"
+	"sync"
+	"time"
+)
+
+// The task store's bounds. Tasks live in memory only, so both are about
+// memory: a server that many callers use must forget old tasks.
+const (
+	// MaxTasks is the most tasks the store keeps. When it is full, a new
+	// task pushes out the least recently changed finished one; if every
+	// task is still running, the new one is refused.
+	MaxTasks = 1000
+	// TaskTTL is how long a finished task is kept after its last change.
+	TaskTTL = time.Hour
+	// streamBuffer is how many events a stream may fall behind before it
+	// is cut off: a slow reader is dropped, never waited on, so that it
+	// cannot hold up the task or the other streams.
+	streamBuffer = 64
+)
+
+// Store errors.
+var (
+	errTaskNotFound = errors.New("task not found")
+	errTaskFinished = errors.New("the task is in a terminal state and cannot change")
+	errStoreFull    = errors.New("too many tasks are running")
+)
+
+// store keeps tasks and the streams that follow them. Every change goes
+// through update, which publishes the change's events to the task's
+// streams while it holds the lock: so every stream of a task sees the
+// same events in the same order.
+type store struct {
+	now func() time.Time
+
+	mu    sync.Mutex // guards tasks
+	tasks map[string]*entry
+}
+
+type entry struct {
+	task    Task
+	changed time.Time
+	streams map[*stream]struct{}
+}
+
+// stream is one caller following a task. Its channel is closed after the
+// event that ends the task, when the caller stops, or when it falls
+// behind.
+type stream struct {
+	events chan StreamResponse
+	done   bool // the channel is closed; guarded by store.mu
+}
+
+func newStore(now func() time.Time) *store {
+	if now == nil {
+		now = time.Now
+	}
+	return &store{now: now, tasks: make(map[string]*entry)}
+}
+
+// create adds a new task.
+func (s *store) create(t Task) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweepLocked()
+	if len(s.tasks) >= MaxTasks && !s.evictLocked() {
+		return errStoreFull
+	}
+	s.tasks[t.ID] = &entry{task: t, changed: s.now(), streams: make(map[*stream]struct{})}
+	return nil
+}
+
+// get returns a copy of a task.
+func (s *store) get(id string) (Task, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.tasks[id]
+	if !ok {
+		return Task{}, errTaskNotFound
+	}
+	return clone(e.task), nil
+}
+
+// update changes a task and publishes the events the change produced. A
+// task in a terminal state cannot change. change sees the task itself
+// and must not keep it.
+func (s *store) update(id string, change func(*Task) []StreamResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.tasks[id]
+	if !ok {
+		return errTaskNotFound
+	}
+	if e.task.Status.State.Terminal() {
+		return errTaskFinished
+	}
+	events := change(&e.task)
+	e.changed = s.now()
+	final := e.task.Status.State.Terminal() || e.task.Status.State.Interrupted()
+	for st := range e.streams {
+		for _, ev := range events {
+			select {
+			case st.events <- ev:
+			default:
+				// Too slow: cut it off rather than wait.
+				s.endLocked(e, st)
+			}
+			if st.done {
+				break
+			}
+		}
+		if final && !st.done {
+			// "The stream closes" once the task is terminal or waits
+			// for the caller.
+			s.endLocked(e, st)
+		}
+	}
+	return nil
+}
+
+// subscribe starts a stream on a task: the task as it is now, then every
+// event after it. A finished task has no events to come, so it cannot be
+// subscribed to.
+func (s *store) subscribe(id string) (Task, *stream, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.tasks[id]
+	if !ok {
+		return Task{}, nil, errTaskNotFound
+	}
+	if e.task.Status.State.Terminal() {
+		return Task{}, nil, errTaskFinished
+	}
+	st := &stream{events: make(chan StreamResponse, streamBuffer)}
+	e.streams[st] = struct{}{}
+	return clone(e.task), st, nil
+}
+
+// unsubscribe ends a stream the caller no longer reads. It is safe to
+// call after the stream has ended.
+func (s *store) unsubscribe(id string, st *stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.tasks[id]; ok {
+		s.endLocked(e, st)
+	}
+}
+
+func (s *store) endLocked(e *entry, st *stream) {
+	if !st.done {
+		st.done = true
+		close(st.events)
+	}
+	delete(e.streams, st)
+}
+
+// list returns the tasks that pass keep, most recently changed first.
+func (s *store) list(keep func(Task) bool) []Task {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var es []*entry
+	for _, e := range s.tasks {
+		if keep(e.task) {
+			es = append(es, e)
+		}
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if !es[i].changed.Equal(es[j].changed) {
+			return es[i].changed.After(es[j].changed)
+		}
+		return es[i].task.ID < es[j].task.ID
+	})
+	out := make([]Task, len(es))
+	for i, e := range es {
+		out[i] = clone(e.task)
+	}
+	return out
+}
+
+// sweepLocked forgets finished tasks older than TaskTTL.
+func (s *store) sweepLocked() {
+	cutoff := s.now().Add(-TaskTTL)
+	for id, e := range s.tasks {
+		if e.task.Status.State.Terminal() && e.changed.Before(cutoff) {
+			delete(s.tasks, id)
+		}
+	}
+}
+
+// evictLocked forgets the least recently changed finished task, and
+// reports whether there was one.
+func (s *store) evictLocked() bool {
+	var oldest *entry
+	for _, e := range s.tasks {
+		if e.task.Status.State.Terminal() && (oldest == nil || e.changed.Before(oldest.changed)) {
+			oldest = e
+		}
+	}
+	if oldest != nil {
+		delete(s.tasks, oldest.task.ID)
+	}
+	return oldest != nil
+}
+
+// clone copies a task deeply enough that the caller may change the copy's
+// lists without touching the store's.
+func clone(t Task) Task {
+	t.History = append([]Message(nil), t.History...)
+	t.Artifacts = append([]Artifact(nil), t.Artifacts...)
+	return t
+}
