@@ -7,11 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
 	"github.com/wirelab/wirelab/protocols/stdio"
@@ -21,32 +17,14 @@ import (
 // opens a session with it. ctx bounds the start and the handshake; the
 // process then lives until Close.
 func Connect(ctx context.Context, argv []string, opts *ClientOptions) (*Client, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("starting server: empty command")
-	}
 	if opts == nil {
 		opts = &ClientOptions{}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = opts.Stderr // nil: discarded
-	// The child's stdout is our own pipe rather than cmd.StdoutPipe,
-	// which cmd.Wait would close under the reader's feet.
-	out, childOut, err := os.Pipe()
+	proc, err := stdio.StartProcess(argv, opts.Stderr, 0)
 	if err != nil {
-		return nil, fmt.Errorf("starting server: %w", err)
+		return nil, err
 	}
-	cmd.Stdout = childOut
-	cmd.WaitDelay = stdio.DefaultShutdownGrace // bounds copying stderr after the child exits
-	in, err := cmd.StdinPipe()
-	if err == nil {
-		err = cmd.Start()
-	}
-	childOut.Close() // the child has its own copy; ours would keep the pipe open forever
-	if err != nil {
-		out.Close()
-		return nil, fmt.Errorf("starting server %q: %w", argv[0], err)
-	}
-	return connectStreams(ctx, out, in, opts, watchChild(cmd).stop)
+	return connectStreams(ctx, proc.Stdout, proc.Stdin, opts, proc.Stop)
 }
 
 // connectStreams opens a session over a server's stdout (r) and stdin
@@ -148,53 +126,4 @@ func (t *stdioTransport) close() error {
 	t.r.Close() // unblocks the reader if something still holds the pipe open
 	<-t.readerDone
 	return err
-}
-
-// child is a started server process, watched so it can be stopped
-// without leaks.
-type child struct {
-	cmd    *exec.Cmd
-	exited chan struct{} // closed when cmd.Wait returns
-	err    error         // cmd.Wait's result; read after exited is closed
-}
-
-func watchChild(cmd *exec.Cmd) *child {
-	ch := &child{cmd: cmd, exited: make(chan struct{})}
-	// This goroutine ends when the process exits; stop makes sure it does.
-	go func() {
-		ch.err = cmd.Wait()
-		close(ch.exited)
-	}()
-	return ch
-}
-
-// stop waits stdio.DefaultShutdownGrace for the process to exit after its
-// stdin was closed, then sends SIGTERM, then SIGKILL. It returns nil if
-// the process exited cleanly by itself or after SIGTERM.
-func (ch *child) stop() error {
-	grace := stdio.DefaultShutdownGrace
-	if ch.waitFor(grace) {
-		if ch.err != nil {
-			return fmt.Errorf("server exited: %w", ch.err)
-		}
-		return nil
-	}
-	// Windows has no SIGTERM: Signal fails there, and Kill follows.
-	if ch.cmd.Process.Signal(syscall.SIGTERM) == nil && ch.waitFor(grace) {
-		return nil
-	}
-	ch.cmd.Process.Kill()
-	<-ch.exited
-	return fmt.Errorf("server did not exit within %v of closing its stdin and was killed", 2*grace)
-}
-
-func (ch *child) waitFor(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch.exited:
-		return true
-	case <-t.C:
-		return false
-	}
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"sync"
 	"time"
@@ -64,7 +62,7 @@ type Client struct {
 	noise   []byte // the last stdout line that was not a response
 
 	readerDone chan struct{}
-	proc       *process // nil for a client over plain streams
+	proc       *Process // nil for a client over plain streams
 	closeOnce  sync.Once
 	closeErr   error
 }
@@ -72,41 +70,15 @@ type Client struct {
 // Start runs argv as a stdio server and returns a client connected to its
 // stdin and stdout. Close the client to stop the process.
 func Start(argv []string, opts *ClientOptions) (*Client, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("starting server: empty command")
-	}
 	if opts == nil {
 		opts = &ClientOptions{}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	// Our own pipe for stdout, so cmd.Wait never races the reader and a
-	// grandchild holding the pipe open cannot make Wait hang.
-	pr, pw, err := os.Pipe()
+	proc, err := StartProcess(argv, opts.Stderr, opts.ShutdownGrace)
 	if err != nil {
-		return nil, fmt.Errorf("starting server: %w", err)
+		return nil, err
 	}
-	cmd.Stdout = pw
-	cmd.Stderr = opts.Stderr
-	grace := DefaultShutdownGrace
-	if opts.ShutdownGrace > 0 {
-		grace = opts.ShutdownGrace
-	}
-	cmd.WaitDelay = grace // bounds copying of stderr after exit
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		pr.Close()
-		pw.Close()
-		return nil, fmt.Errorf("starting server: %w", err)
-	}
-	setProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		pr.Close()
-		pw.Close()
-		return nil, fmt.Errorf("starting server %q: %w", argv[0], err)
-	}
-	pw.Close() // the child has its copy; ours would keep the pipe open forever
-	c := NewClient(pr, stdin, opts)
-	c.proc = watch(cmd, grace)
+	c := NewClient(proc.Stdout, proc.Stdin, opts)
+	c.proc = proc
 	return c, nil
 }
 
@@ -277,7 +249,7 @@ func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.w.Close()
 		if c.proc != nil {
-			c.closeErr = c.proc.stop()
+			c.closeErr = c.proc.Stop()
 		}
 		c.r.Close() // unblocks the reader if anything still holds the pipe
 		<-c.readerDone

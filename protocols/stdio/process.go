@@ -1,33 +1,77 @@
 package stdio
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"time"
 )
 
-// process watches a started child so it can be stopped without leaks.
-type process struct {
+// Process is a server started as a child process, speaking over its
+// stdin and stdout. Every protocol that runs a server over stdio (this
+// package's, MCP's) starts and stops it the same way, here.
+type Process struct {
+	// Stdout is the child's stdout, to read messages from; Stdin its
+	// stdin, to write messages to. Closing Stdin tells a well-behaved
+	// server to finish and exit.
+	Stdout io.ReadCloser
+	Stdin  io.WriteCloser
+
 	cmd   *exec.Cmd
 	grace time.Duration
 	done  chan struct{} // closed when Wait returns
 	err   error         // Wait's result; read after done is closed
 }
 
-func watch(cmd *exec.Cmd, grace time.Duration) *process {
-	p := &process{cmd: cmd, grace: grace, done: make(chan struct{})}
-	// This goroutine ends when the child exits; stop makes sure it does.
+// StartProcess runs argv with its stderr going to stderr (nil discards
+// it). grace is how long Stop waits at each step; 0 means
+// DefaultShutdownGrace.
+func StartProcess(argv []string, stderr io.Writer, grace time.Duration) (*Process, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("starting server: empty command")
+	}
+	if grace <= 0 {
+		grace = DefaultShutdownGrace
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	// Our own pipe for stdout, so cmd.Wait never races the reader and a
+	// grandchild holding the pipe open cannot make Wait hang.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting server: %w", err)
+	}
+	cmd.Stdout = pw
+	cmd.Stderr = stderr
+	cmd.WaitDelay = grace // bounds copying of stderr after exit
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("starting server: %w", err)
+	}
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("starting server %q: %w", argv[0], err)
+	}
+	pw.Close() // the child has its copy; ours would keep the pipe open forever
+	p := &Process{Stdout: pr, Stdin: stdin, cmd: cmd, grace: grace, done: make(chan struct{})}
+	// This goroutine ends when the child exits; Stop makes sure it does.
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
 	}()
-	return p
+	return p, nil
 }
 
-// stop waits for the child to exit by itself (its stdin is closed), then
-// asks it to stop, then kills it. It returns nil if the child exited by
+// Stop sees the child out once its stdin is closed: it waits for the
+// child to exit by itself, then asks it to stop (SIGTERM to its process
+// group), then kills it. It returns nil if the child exited cleanly by
 // itself or after SIGTERM.
-func (p *process) stop() error {
+func (p *Process) Stop() error {
 	if p.waitFor(p.grace) {
 		return p.exitErr()
 	}
@@ -39,7 +83,7 @@ func (p *process) stop() error {
 	return fmt.Errorf("server did not exit within %v of closing its stdin and was killed", 2*p.grace)
 }
 
-func (p *process) waitFor(d time.Duration) bool {
+func (p *Process) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -50,7 +94,7 @@ func (p *process) waitFor(d time.Duration) bool {
 	}
 }
 
-func (p *process) exitErr() error {
+func (p *Process) exitErr() error {
 	if p.err != nil {
 		return fmt.Errorf("server exited: %w", p.err)
 	}
