@@ -85,7 +85,8 @@
 // cancellation); exchange.go (what the server says while a request runs:
 // progress, logs, requests to the client); tools.go, resources.go,
 // prompts.go (the features); stdio.go (one message per line); http.go,
-// sse.go, auth.go (Streamable HTTP); client.go (the other side).
+// sse.go, auth.go (Streamable HTTP); client.go, clientstdio.go,
+// clienthttp.go (the other side).
 // conformance.go holds the official conformance suite's fixtures and
 // teaches nothing.
 package mcp

@@ -221,8 +221,9 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 		// ends. This server does not offer resumption, so an answer
 		// nobody waits for is not worth finishing.
 		ctx, cancel := context.WithCancel(r.Context())
-		defer context.AfterFunc(hs.ctx, cancel)()
 		defer cancel()
+		stop := context.AfterFunc(hs.ctx, cancel) // the session ending cancels it too
+		defer stop()
 		reply := &postReply{w: w}
 		resp := hs.handleRequest(ctx, req, reply.send, allow)
 		if req.Method == "initialize" && w.Header().Get("Mcp-Session-Id") != "" && (resp == nil || resp.Error != nil) {

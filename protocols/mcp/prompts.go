@@ -71,15 +71,11 @@ func coursePrompts() []prompt {
 }
 
 func (ss *session) listPrompts(raw json.RawMessage) (*ListPromptsResult, error) {
-	var p ListParams
-	if err := decodeParams("prompts/list", raw, &p); err != nil {
-		return nil, err
-	}
 	all := make([]Prompt, len(ss.srv.prompts))
 	for i, pr := range ss.srv.prompts {
 		all[i] = pr.Prompt
 	}
-	list, next, err := page(all, p.Cursor, ss.srv.pageSize)
+	list, next, err := listPage("prompts/list", raw, all, ss.srv.pageSize)
 	if err != nil {
 		return nil, err
 	}

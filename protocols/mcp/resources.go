@@ -89,15 +89,11 @@ func withPrefix(values []string, prefix string) []string {
 }
 
 func (ss *session) listResources(raw json.RawMessage) (*ListResourcesResult, error) {
-	var p ListParams
-	if err := decodeParams("resources/list", raw, &p); err != nil {
-		return nil, err
-	}
 	all := make([]Resource, len(ss.srv.resources))
 	for i, r := range ss.srv.resources {
 		all[i] = r.Resource
 	}
-	list, next, err := page(all, p.Cursor, ss.srv.pageSize)
+	list, next, err := listPage("resources/list", raw, all, ss.srv.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -105,15 +101,11 @@ func (ss *session) listResources(raw json.RawMessage) (*ListResourcesResult, err
 }
 
 func (ss *session) listTemplates(raw json.RawMessage) (*ListResourceTemplatesResult, error) {
-	var p ListParams
-	if err := decodeParams("resources/templates/list", raw, &p); err != nil {
-		return nil, err
-	}
 	all := make([]ResourceTemplate, len(ss.srv.templates))
 	for i, t := range ss.srv.templates {
 		all[i] = t.ResourceTemplate
 	}
-	list, next, err := page(all, p.Cursor, ss.srv.pageSize)
+	list, next, err := listPage("resources/templates/list", raw, all, ss.srv.pageSize)
 	if err != nil {
 		return nil, err
 	}

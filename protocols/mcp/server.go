@@ -314,6 +314,16 @@ func jsonKind(goKind string) string {
 	return "a number"
 }
 
+// listPage answers a list request (tools/list, resources/list, ...): it
+// reads the cursor from the params and cuts that page out of all.
+func listPage[T any](method string, raw json.RawMessage, all []T, size int) ([]T, string, error) {
+	var p ListParams
+	if err := decodeParams(method, raw, &p); err != nil {
+		return nil, "", err
+	}
+	return page(all, p.Cursor, size)
+}
+
 // page cuts one page out of a list. The cursor is opaque to clients; this
 // server's happens to be the position of the page's first item, base64
 // encoded, so that nobody is tempted to compute one.

@@ -21,10 +21,6 @@ type extraTool struct {
 }
 
 func (ss *session) listTools(raw json.RawMessage) (*ListToolsResult, error) {
-	var p ListParams
-	if err := decodeParams("tools/list", raw, &p); err != nil {
-		return nil, err
-	}
 	var all []Tool
 	for _, d := range ss.srv.cat.List() {
 		all = append(all, Tool{
@@ -35,7 +31,7 @@ func (ss *session) listTools(raw json.RawMessage) (*ListToolsResult, error) {
 	for _, t := range ss.srv.extraTools {
 		all = append(all, t.Tool)
 	}
-	list, next, err := page(all, p.Cursor, ss.srv.pageSize)
+	list, next, err := listPage("tools/list", raw, all, ss.srv.pageSize)
 	if err != nil {
 		return nil, err
 	}
