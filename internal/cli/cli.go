@@ -47,6 +47,9 @@ Usage:
   wirelab server mcp [--http 127.0.0.1:8021 [--token SECRET[:SCOPE,...]]...] [--fixtures conformance] [--page-size N]
       The MCP server (revision 2025-11-25): on stdin and stdout, one JSON-RPC message per
       line; or, with --http, Streamable HTTP at http://ADDR/mcp.
+  wirelab server a2a [--addr 127.0.0.1:8022] [--token SECRET[:SCOPE,...]]...
+      The A2A agent, protocol 1.0 and 0.3 over JSON-RPC at http://ADDR/ (the A2A-Version
+      header chooses; none means 0.3); its card at /.well-known/agent-card.json.
   wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] [--wire] TOOL [KEY=VALUE | KEY:=JSON]...
@@ -57,6 +60,11 @@ Usage:
       MCP: no TOOL (or --list) lists the tools; notifications go to stderr.
       gRPC: --wire prints every HTTP/2 frame on stderr; --stream shows progress;
       --method SERVICE/METHOD --data JSON calls any method of a server with reflection.
+  wirelab client a2a [--url http://127.0.0.1:8022] [--token T] [--stream] [--task ID] [--a2a-version 1.0|0.3] MESSAGE...
+  wirelab client a2a [--url ...] --cancel TASK
+      Read the agent card, send MESSAGE, and print each event of the task until it is
+      done or asks for input; answer in the same task with --task. Exit 0 when it
+      completed or waits for you, 1 when it failed, was rejected or canceled.
   wirelab version
   wirelab help
 `

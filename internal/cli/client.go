@@ -15,9 +15,14 @@ import (
 )
 
 func client(ctx context.Context, args []string, env Env) (int, error) {
-	proto, rest, err := sub("client", args, "stdio", "http", "grpc", "mcp")
+	proto, rest, err := sub("client", args, "stdio", "http", "grpc", "mcp", "a2a")
 	if err != nil {
 		return exitUsage, err
+	}
+	if proto == "a2a" {
+		// An A2A client follows a task rather than calling a tool
+		// (a2a.go).
+		return clientA2A(ctx, rest, env)
 	}
 	if proto == "mcp" {
 		// An MCP client opens a session rather than making one call, so

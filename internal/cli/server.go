@@ -19,7 +19,7 @@ const (
 )
 
 func server(ctx context.Context, args []string, env Env) error {
-	proto, rest, err := sub("server", args, "stdio", "http", "grpc", "mcp")
+	proto, rest, err := sub("server", args, "stdio", "http", "grpc", "mcp", "a2a")
 	if err != nil {
 		return err
 	}
@@ -30,6 +30,8 @@ func server(ctx context.Context, args []string, env Env) error {
 		return serverGRPC(ctx, rest, env)
 	case "mcp":
 		return serverMCP(ctx, rest, env)
+	case "a2a":
+		return serverA2A(ctx, rest, env)
 	default:
 		return serverHTTP(ctx, rest, env)
 	}
