@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
@@ -91,6 +92,8 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	body = append(body, '\n')
 	h.Set("Content-Type", "application/json")
-	w.Write(append(body, '\n'))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
 }
