@@ -76,10 +76,8 @@ func (s *Server) subscribe(id string) (Task, *stream, *rpcError) {
 	case errors.Is(err, errTaskNotFound):
 		return Task{}, nil, taskNotFound(id)
 	case errors.Is(err, errTaskFinished):
-		t, _ := s.store.get(id)
-		return Task{}, nil, errorf(CodeUnsupportedOperation,
-			"unsupported operation: task %q is %s, which is final, so no events will come; read it with GetTask (0.3: tasks/get)", id, t.Status.State).
-			with("taskId", id).with("state", string(t.Status.State))
+		return Task{}, nil, s.refuseFinished(CodeUnsupportedOperation, id,
+			"unsupported operation: task %q is %s, which is final, so no events will come; read it with GetTask (0.3: tasks/get)")
 	}
 	return t, st, nil
 }

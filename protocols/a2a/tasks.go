@@ -74,10 +74,8 @@ func (s *Server) send(req SendMessageRequest, allow func(tools.Scope) bool, foll
 		case errors.Is(err, errTaskNotFound):
 			return Task{}, nil, taskNotFound(id)
 		case errors.Is(err, errTaskFinished):
-			t, _ := s.store.get(id)
-			return Task{}, nil, errorf(CodeUnsupportedOperation,
-				"unsupported operation: task %q is %s, which is final; start a new task (with the same contextId to stay in the conversation)", id, t.Status.State).
-				with("taskId", id).with("state", string(t.Status.State))
+			return Task{}, nil, s.refuseFinished(CodeUnsupportedOperation, id,
+				"unsupported operation: task %q is %s, which is final; start a new task (with the same contextId to stay in the conversation)")
 		case refused != nil:
 			return Task{}, nil, refused
 		}
@@ -90,7 +88,11 @@ func (s *Server) send(req SendMessageRequest, allow func(tools.Scope) bool, foll
 	} else {
 		t, err = s.store.get(id)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errTaskFinished):
+		// Canceled between the message going in and the stream starting.
+		return Task{}, nil, errorf(CodeUnsupportedOperation, "unsupported operation: task %q was canceled as the message arrived", id).with("taskId", id)
+	case err != nil:
 		return Task{}, nil, taskNotFound(id) // forgotten at once: only when the store is full of running tasks
 	}
 	s.start(id, allow)
@@ -165,9 +167,7 @@ func (s *Server) cancel(id string) (Task, *rpcError) {
 	case errors.Is(err, errTaskNotFound):
 		return Task{}, taskNotFound(id)
 	case errors.Is(err, errTaskFinished):
-		t, _ := s.store.get(id)
-		return Task{}, errorf(CodeTaskNotCancelable, "task not cancelable: task %q is already %s, which is final", id, t.Status.State).
-			with("taskId", id).with("state", string(t.Status.State))
+		return Task{}, s.refuseFinished(CodeTaskNotCancelable, id, "task not cancelable: task %q is already %s, which is final")
 	}
 	s.mu.Lock()
 	if run := s.running[id]; run != nil {
@@ -179,6 +179,13 @@ func (s *Server) cancel(id string) (Task, *rpcError) {
 		return Task{}, taskNotFound(id)
 	}
 	return t, nil
+}
+
+// refuseFinished is the error for a change to a finished task. format
+// takes the task's id and its state.
+func (s *Server) refuseFinished(code int64, id, format string) *rpcError {
+	t, _ := s.store.get(id)
+	return errorf(code, format, id, t.Status.State).with("taskId", id).with("state", string(t.Status.State))
 }
 
 // listTasks is ListTasks (1.0 only): the tasks that match, most recently
