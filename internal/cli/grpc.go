@@ -240,7 +240,7 @@ func grpcHint(st *status.Status, g *grpcFlags, timeout time.Duration) string {
 		return "this server wants a token: add --token SECRET"
 	case strings.Contains(msg, "connection refused"):
 		return fmt.Sprintf("nothing listens on %s; start a server with: wirelab server grpc --addr %s", g.addr, g.addr)
-	case strings.Contains(msg, "error reading server preface: EOF"):
+	case strings.Contains(msg, "error reading server preface"): // EOF, or "connection reset by peer"
 		return "the server closed the connection at once; if it serves TLS, add --cacert CA.pem (a --tls server prints its path)"
 	case strings.Contains(msg, "certificate signed by unknown authority"):
 		return "the server's certificate comes from a CA this client does not trust; add --cacert with the ca.pem the server printed"
