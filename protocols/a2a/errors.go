@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
 )
@@ -63,10 +64,11 @@ func (e *rpcError) Error() string { return e.Message }
 
 // with adds one entry to the error's metadata.
 func (e *rpcError) with(key, value string) *rpcError {
-	m := map[string]string{key: value}
+	m := map[string]string{}
 	for k, v := range e.Meta {
 		m[k] = v
 	}
+	m[key] = value
 	return &rpcError{Code: e.Code, Message: e.Message, Meta: m}
 }
 
@@ -82,6 +84,13 @@ func (e *rpcError) with(key, value string) *rpcError {
 func (e *rpcError) wire(version string) *jsonrpc.Error {
 	out := jsonrpc.Errorf(e.Code, "%s", e.Message)
 	if version != Version10 {
+		if state, ok := e.Meta["state"]; ok {
+			// A task's state, named the 0.3 way ("canceled", not
+			// "TASK_STATE_CANCELED"), in the text and in the data.
+			old := v03State(TaskState(state))
+			out.Message = strings.ReplaceAll(out.Message, state, old)
+			e = e.with("state", old)
+		}
 		if len(e.Meta) > 0 {
 			out = out.WithData(e.Meta)
 		}
