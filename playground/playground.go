@@ -22,6 +22,11 @@ type Options struct {
 	// is one.
 	GRPCAddr string
 
+	// MCPURL is the Streamable HTTP endpoint of a running MCP server, and
+	// A2AURL the base URL of a running A2A agent, if there are.
+	MCPURL string
+	A2AURL string
+
 	// Loopback turns on the Host and Origin checks a server on a loopback
 	// address needs against web pages in the local browser.
 	Loopback bool
@@ -36,10 +41,14 @@ func New(cat *tools.Catalogue, opts *Options) http.Handler {
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,
 		GRPCAddr: opts.GRPCAddr,
+		MCPURL:   opts.MCPURL,
+		A2AURL:   opts.A2AURL,
 		Servers: []serverRow{
 			{Protocol: "stdio", Command: "wirelab server stdio", Note: "runs as a child process of its client"},
 			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL, Note: "not started"},
 			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr, Note: "not started"},
+			{Protocol: "MCP", Command: "wirelab server mcp --http 127.0.0.1:8021", URL: opts.MCPURL, Note: "not started (over stdio: wirelab server mcp)"},
+			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL, Note: "not started"},
 		},
 	}
 	mux := http.NewServeMux()
@@ -69,6 +78,21 @@ func tryGRPC(addr string) string {
 	return strings.Join([]string{
 		fmt.Sprintf(`wirelab client grpc --addr %s --wire word_count text="read the wire"`, addr),
 		fmt.Sprintf(`grpcurl -plaintext %s list`, addr),
+	}, "\n")
+}
+
+func tryMCP(url string) string {
+	return strings.Join([]string{
+		fmt.Sprintf(`curl -i %s -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \`, url),
+		`  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
+		fmt.Sprintf(`wirelab client mcp --url %s word_count text="read the wire"`, url),
+	}, "\n")
+}
+
+func tryA2A(url string) string {
+	return strings.Join([]string{
+		fmt.Sprintf(`curl -s %s/.well-known/agent-card.json`, url),
+		fmt.Sprintf(`wirelab client a2a --url %s "deploy api-gateway"`, url),
 	}, "\n")
 }
 

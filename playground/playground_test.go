@@ -10,7 +10,8 @@ import (
 )
 
 func TestHome(t *testing.T) {
-	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998", Loopback: true})
+	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998",
+		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996", Loopback: true})
 	for _, tt := range []struct {
 		path, host string
 		status     int
@@ -20,6 +21,8 @@ func TestHome(t *testing.T) {
 		{"/", "127.0.0.1:8018", 200, `curl -s http://127.0.0.1:9999/tools`},
 		{"/", "127.0.0.1:8018", 200, `1.1 (also serves 1.0)`},
 		{"/", "127.0.0.1:8018", 200, `wirelab client grpc --addr 127.0.0.1:9998 --wire word_count`},
+		{"/", "127.0.0.1:8018", 200, `wirelab client mcp --url http://127.0.0.1:9997/mcp word_count`},
+		{"/", "127.0.0.1:8018", 200, `curl -s http://127.0.0.1:9996/.well-known/agent-card.json`},
 		{"/static/wirelab.css", "localhost:8018", 200, `--accent`},
 		{"/nope", "127.0.0.1:8018", 404, ""},
 		{"/", "attacker.example", http.StatusMisdirectedRequest, "loopback"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -294,6 +295,22 @@ func TestServeHomePage(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("home page lacks %q", want)
 		}
+	}
+	// The agent the page names is live: its card answers.
+	m := regexp.MustCompile(`wirelab client a2a --url (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(string(body))
+	if m == nil {
+		t.Fatalf("home page names no A2A agent:\n%s", body)
+	}
+	card, err := http.Get(m[1] + "/.well-known/agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	card.Body.Close()
+	if card.StatusCode != 200 {
+		t.Errorf("the agent card at %s = %d", m[1], card.StatusCode)
+	}
+	if !strings.Contains(string(body), "wirelab client mcp --url http://127.0.0.1:") {
+		t.Errorf("home page names no MCP endpoint")
 	}
 	css, err := http.Get(url + "/static/wirelab.css")
 	if err != nil {

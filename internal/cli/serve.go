@@ -3,15 +3,19 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net"
 
 	"github.com/wirelab/wirelab/playground"
+	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/mcp"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
-// serve starts the playground and, beside it, an HTTP and a gRPC tool
-// server on free loopback ports for the page to point at.
+// serve starts the playground and, beside it, the network servers (HTTP,
+// gRPC, MCP over Streamable HTTP, A2A) on free loopback ports for the
+// page to point at.
 func serve(ctx context.Context, args []string, env Env) error {
 	fs := flags("serve")
 	addr := fs.String("addr", defaultServeAddr, "address of the playground")
@@ -28,27 +32,41 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	httpLn, _, err := listen("127.0.0.1:0", "http", "http://", env.Stderr)
-	if err != nil {
-		ln.Close()
-		return err
+	// One free loopback port per server; each listener is closed by the
+	// server that serves it, or below if a later one cannot open.
+	var lns []net.Listener
+	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}} {
+		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
+		if err != nil {
+			ln.Close()
+			for _, l := range lns {
+				l.Close()
+			}
+			return err
+		}
+		lns = append(lns, l)
 	}
-	grpcLn, _, err := listen("127.0.0.1:0", "grpc", "", env.Stderr)
-	if err != nil {
-		ln.Close()
-		httpLn.Close()
-		return err
-	}
-	httpURL := "http://" + httpLn.Addr().String()
-	httpSrv := httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true, Log: logger(env.Stderr)})
-	grpcSrv := grpctool.NewServer(cat, &grpctool.ServerOptions{Log: logger(env.Stderr)})
+	httpLn, grpcLn, mcpLn, a2aLn := lns[0], lns[1], lns[2], lns[3]
+	log := logger(env.Stderr)
+	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true, Version: implVersion()})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, 2)
+	// Open streams end with their sessions and tasks: close those first,
+	// or the graceful shutdowns would wait for them in vain.
+	stopMCP := context.AfterFunc(ctx, mcpHandler.Close)
+	defer stopMCP()
+	stopA2A := context.AfterFunc(ctx, agent.Close)
+	defer stopA2A()
+	errc := make(chan error, 4)
 	// These goroutines end when ctx ends (cancel above runs when serve returns).
-	go func() { errc <- serveHTTP(ctx, httpLn, httpSrv) }()
-	go func() { errc <- serveGRPC(ctx, grpcLn, grpcSrv) }()
+	go func() {
+		errc <- serveHTTP(ctx, httpLn, httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true, Log: log}))
+	}()
+	go func() { errc <- serveGRPC(ctx, grpcLn, grpctool.NewServer(cat, &grpctool.ServerOptions{Log: log})) }()
+	go func() { errc <- serveHTTP(ctx, mcpLn, mcpHandler) }()
+	go func() { errc <- serveHTTP(ctx, a2aLn, agent) }()
 
 	url := "http://" + ln.Addr().String()
 	if !*noOpen && env.OpenBrowser != nil {
@@ -57,10 +75,14 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	err = serveHTTP(ctx, ln, playground.New(cat, &playground.Options{
-		HTTPURL: httpURL, GRPCAddr: grpcLn.Addr().String(), Loopback: loopback,
+		HTTPURL:  "http://" + httpLn.Addr().String(),
+		GRPCAddr: grpcLn.Addr().String(),
+		MCPURL:   "http://" + mcpLn.Addr().String() + mcp.Endpoint,
+		A2AURL:   "http://" + a2aLn.Addr().String(),
+		Loopback: loopback,
 	}))
 	cancel()
-	for range 2 {
+	for range lns {
 		if serr := <-errc; err == nil {
 			err = serr
 		}
