@@ -54,14 +54,14 @@ func (s *Server) Card(host string) AgentCard {
 		card.Version = "dev"
 	}
 	if s.tokens.Enabled() {
-		// The card says how to authenticate but, because of a bug in the
-		// Go SDK's 1.0 card reader (a2aproject/a2a-go issue 430), not
-		// yet that every call must: securityRequirements would make the
-		// SDK refuse the whole card.
+		// Every call needs a token. (CardJSON writes the requirement
+		// in the 0.3 form only, because of a bug in the Go SDK's 1.0
+		// card reader.)
 		card.SecuritySchemes = map[string]SecurityScheme{
 			"bearer": {HTTPAuthSecurityScheme: &HTTPAuthSecurityScheme{Scheme: "Bearer",
 				Description: "a token given to the server with --token; deploy:production scope for production deploys"}},
 		}
+		card.SecurityRequirements = []SecurityRequirement{{Schemes: map[string]StringList{"bearer": {List: []string{}}}}}
 	}
 	return card
 }

@@ -50,7 +50,7 @@ type call struct {
 // response, or, for the two streaming methods, with an SSE stream of
 // responses that all carry the request's id.
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request, body []byte, allow func(tools.Scope) bool) {
-	version, verr := requestVersion(r.Header.Get(VersionHeader))
+	version, verr := requestVersion(versionAsked(r))
 	answerAs := version
 	if verr != nil {
 		answerAs = Version10 // VersionNotSupported exists only in 1.0
@@ -154,7 +154,13 @@ func (s *Server) handle(c *call) (any, *rpcError) {
 		return taskResult(c.version, t), nil
 
 	case methodExtendedCard:
-		return nil, errorf(CodeExtendedCardNotAvailable, "this agent has no extended card: its public card at %s says everything", CardPath)
+		// 1.0 answers UnsupportedOperation when the card says
+		// capabilities.extendedAgentCard is false; 0.3 had its own code.
+		code := int64(CodeUnsupportedOperation)
+		if c.version == Version03 {
+			code = CodeExtendedCardNotAvailable
+		}
+		return nil, errorf(code, "this agent has no extended card (its card says so): the public card at %s says everything", CardPath)
 	}
 	// The push notification methods: the card says pushNotifications is
 	// false, and a caller that asks anyway is told so.
@@ -192,6 +198,16 @@ func decodeParams(raw json.RawMessage, v any) *rpcError {
 		return errorf(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
 	return nil
+}
+
+// versionAsked is the revision a request names: in the A2A-Version
+// header, or, as the spec also allows, in a query parameter of the same
+// name (POST /?A2A-Version=1.0).
+func versionAsked(r *http.Request) string {
+	if v := r.Header.Get(VersionHeader); v != "" {
+		return v
+	}
+	return r.URL.Query().Get(VersionHeader)
 }
 
 // requestVersion reads the A2A-Version header. Only major and minor

@@ -192,7 +192,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (tools.Tok
 // null, since the request was not read; the error is in the revision
 // the A2A-Version header names.
 func httpError(w http.ResponseWriter, r *http.Request, status int, code int64, message string) {
-	version, err := requestVersion(r.Header.Get(VersionHeader))
+	version, err := requestVersion(versionAsked(r))
 	if err != nil {
 		version = Version10
 	}

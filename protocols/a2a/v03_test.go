@@ -491,6 +491,14 @@ func TestCardJSONSecurity(t *testing.T) {
 	if !strings.Contains(string(data), `"bearer": []`) {
 		t.Errorf("empty scope list not written as []:\n%s", data)
 	}
+	// The 1.0 form is left out, so that the v2 SDK can read the card.
+	if strings.Contains(string(data), "securityRequirements") {
+		t.Errorf("1.0 securityRequirements written; the v2 SDK rejects them:\n%s", data)
+	}
+	var v2 sdk.AgentCard
+	if err := json.Unmarshal(data, &v2); err != nil {
+		t.Errorf("the v2 SDK cannot read the card: %v", err)
+	}
 }
 
 func TestCardJSONPicksInterface(t *testing.T) {

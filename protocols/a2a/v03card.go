@@ -69,11 +69,11 @@ type dualCard struct {
 // URL, telling them apart by the A2A-Version header). It fails if c has
 // no JSON-RPC interface, since a 0.3 client would have nowhere to go.
 //
-// A caution about c.SecurityRequirements: CardJSON writes them as
-// ProtoJSON does ({"schemes": {"bearer": {"list": []}}}), but the
-// official Go SDK v2.4.0 expects {"schemes": {"bearer": []}} and rejects
-// the whole card (a2aproject/a2a-go issue 430). 0.3 clients read the
-// "security" list written beside them.
+// c.SecurityRequirements are written only in the 0.3 form, "security":
+// [{"bearer": []}]. The 1.0 form, {"schemes": {"bearer": {"list": []}}},
+// makes the official Go SDK v2.4.0 reject the whole card (a2aproject/a2a-go
+// issue 430), so it is left out until that is fixed; 1.0 clients still
+// see securitySchemes.
 func CardJSON(c AgentCard) ([]byte, error) {
 	pick := -1
 	for i, iface := range c.SupportedInterfaces {
@@ -115,6 +115,7 @@ func CardJSON(c AgentCard) ([]byte, error) {
 		}
 		card.Security = append(card.Security, alternative)
 	}
+	card.AgentCard.SecurityRequirements = nil // see above
 	if len(c.SecuritySchemes) > 0 {
 		card.SecuritySchemes = map[string]dualSecurityScheme{}
 	}
