@@ -44,6 +44,11 @@
 // changed, canceled or subscribed to; each refusal has its own error code
 // (errors.go).
 //
+// Who may see a task is for each agent to decide. This one is for
+// learning on one machine: a token decides what a caller may do (deploy
+// to production or not), not which tasks it sees, so any caller with a
+// valid token may read, list and cancel every task.
+//
 // Failure has two layers here, as in MCP. A task that failed (the
 // weather service is down) is a successful answer whose task says
 // TASK_STATE_FAILED; a request the protocol cannot serve (no such task, a
