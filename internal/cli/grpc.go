@@ -240,8 +240,6 @@ func grpcHint(st *status.Status, g *grpcFlags, timeout time.Duration) string {
 		return "this server wants a token: add --token SECRET"
 	case strings.Contains(msg, "connection refused"):
 		return fmt.Sprintf("nothing listens on %s; start a server with: wirelab server grpc --addr %s", g.addr, g.addr)
-	case strings.Contains(msg, "error reading server preface"): // EOF, or "connection reset by peer"
-		return "the server closed the connection at once; if it serves TLS, add --cacert CA.pem (a --tls server prints its path)"
 	case strings.Contains(msg, "certificate signed by unknown authority"):
 		return "the server's certificate comes from a CA this client does not trust; add --cacert with the ca.pem the server printed"
 	case strings.Contains(msg, "certificate required"):
@@ -251,6 +249,10 @@ func grpcHint(st *status.Status, g *grpcFlags, timeout time.Duration) string {
 		// the client thinks the handshake is over, so the refusal can
 		// arrive as a dropped connection instead of a TLS alert.
 		return "the server dropped the connection after the TLS handshake; if it wants mutual TLS, add --cert and --key with the client certificate the server printed"
+	case !g.useTLS && g.caFile == "" && strings.Contains(msg, "error reading server preface"):
+		// A TLS server closes (EOF) or resets a connection that opens
+		// with plaintext HTTP/2.
+		return "the server closed the connection at once; if it serves TLS, add --cacert CA.pem (a --tls server prints its path)"
 	case strings.Contains(msg, "does not look like a TLS handshake"):
 		return "the server speaks plaintext: drop --tls, --cacert, --cert and --key"
 	}
