@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/protocols/tools"
 	"github.com/wirelab/wirelab/static"
@@ -30,13 +31,33 @@ type Options struct {
 	// Loopback turns on the Host and Origin checks a server on a loopback
 	// address needs against web pages in the local browser.
 	Loopback bool
+
+	// Executable is the wirelab binary, which the playground starts as
+	// "wirelab server stdio" and "wirelab server mcp" for the runnable
+	// frames of the stdio targets. Empty means those targets are off.
+	Executable string
 }
 
-// New returns the playground's handler for the catalogue.
-func New(cat *tools.Catalogue, opts *Options) http.Handler {
+// Playground is the playground's handler. Close it to end the pages'
+// sessions and stop the servers they started.
+type Playground struct {
+	handler http.Handler
+	hub     *hub
+}
+
+// ServeHTTP serves the pages, the static files and the websocket.
+func (p *Playground) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.handler.ServeHTTP(w, r) }
+
+// Close ends every websocket session, stops their child processes, and
+// waits for them. It is idempotent.
+func (p *Playground) Close() { p.hub.close() }
+
+// New returns the playground for the catalogue.
+func New(cat *tools.Catalogue, opts *Options) *Playground {
 	if opts == nil {
 		opts = &Options{}
 	}
+	h := newHub(Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL})
 	view := homeView{
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,
@@ -54,16 +75,18 @@ func New(cat *tools.Catalogue, opts *Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	mux.Handle("GET /{$}", templ.Handler(home(view)))
+	mountLessons(mux, chapters.FS)
+	mux.HandleFunc("GET /ws", h.serveWS)
 	if !opts.Loopback {
-		return mux
+		return &Playground{handler: mux, hub: h}
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := loopback.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)
 			return
 		}
 		mux.ServeHTTP(w, r)
-	})
+	})}
 }
 
 func tryHTTP(url string) string {

@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every asset, served by the playground under /static/.
 //
-//go:embed *.css
+//go:embed *.css *.js
 var FS embed.FS

@@ -74,14 +74,21 @@ func serve(ctx context.Context, args []string, env Env) error {
 			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url)
 		}
 	}
-	err = serveHTTP(ctx, ln, playground.New(cat, &playground.Options{
-		HTTPURL:  "http://" + httpLn.Addr().String(),
-		GRPCAddr: grpcLn.Addr().String(),
-		MCPURL:   "http://" + mcpLn.Addr().String() + mcp.Endpoint,
-		A2AURL:   "http://" + a2aLn.Addr().String(),
-		Loopback: loopback,
-	}))
+	pg := playground.New(cat, &playground.Options{
+		HTTPURL:    "http://" + httpLn.Addr().String(),
+		GRPCAddr:   grpcLn.Addr().String(),
+		MCPURL:     "http://" + mcpLn.Addr().String() + mcp.Endpoint,
+		A2AURL:     "http://" + a2aLn.Addr().String(),
+		Loopback:   loopback,
+		Executable: env.Executable,
+	})
+	// The pages' websockets and the child servers they started end
+	// first, so that the graceful shutdown does not wait for them.
+	stopPG := context.AfterFunc(ctx, pg.Close)
+	defer stopPG()
+	err = serveHTTP(ctx, ln, pg)
 	cancel()
+	pg.Close() // wait for the children: they are in process groups of their own and would outlive us
 	for range lns {
 		if serr := <-errc; err == nil {
 			err = serr

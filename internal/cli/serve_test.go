@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// TestServeRunnableFrame is the course's path end to end with the real
+// binary: the lesson list, a lesson with runnable frames and the script
+// that runs them, and a frame sent over the websocket to a child
+// "wirelab server mcp" that the playground starts for the tab.
+func TestServeRunnableFrame(t *testing.T) {
+	url := startServer(t, "playground", "serve", "--no-open", "--addr", "127.0.0.1:0")
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s = %d", path, resp.StatusCode)
+		}
+		return string(body)
+	}
+	if list := get("/learn/"); !strings.Contains(list, `href="/learn/mcp-by-hand"`) {
+		t.Fatalf("the lesson list does not link the MCP lesson:\n%s", list)
+	}
+	lesson := get("/learn/mcp-by-hand")
+	for _, want := range []string{`<div class="frame" data-target="mcp-stdio">`, `src="/static/frames.js"`} {
+		if !strings.Contains(lesson, want) {
+			t.Errorf("the lesson lacks %s", want)
+		}
+	}
+	if js := get("/static/frames.js"); !strings.Contains(js, `"/ws"`) {
+		t.Errorf("frames.js is not the frame script")
+	}
+
+	ws := "ws" + strings.TrimPrefix(url, "http") + "/ws"
+	conn, _, err := websocket.DefaultDialer.Dial(ws, http.Header{"Origin": {url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	frame := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"page","version":"1"}}}`
+	if err := conn.WriteJSON(map[string]any{"op": "send", "id": 1, "target": "mcp-stdio", "frame": frame}); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		var ev struct{ Op, Dir, Kind, Text, Message string }
+		if err := conn.ReadJSON(&ev); err != nil {
+			t.Fatalf("waiting for the answer: %v", err)
+		}
+		if ev.Op == "error" {
+			t.Fatalf("the playground refused the frame: %s", ev.Message)
+		}
+		if ev.Dir == "in" && ev.Kind == "line" {
+			if !strings.Contains(ev.Text, `"protocolVersion":"2025-11-25"`) {
+				t.Errorf("initialize answer: %s", ev.Text)
+			}
+			return
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package playground
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/wirelab/wirelab/protocols/grpctool/wire"
+)
+
+// exchangeHTTP sends a raw HTTP/1.1 request, as the learner typed it, to
+// the target's server, and reports the answer as it arrives: the raw
+// bytes ("raw" events) and, beside them, the parsed head and the body
+// with any chunked framing removed ("http-head", "http-body"). A stream
+// (SSE) arrives piece by piece, as the server flushes.
+//
+// The learner's typing is made into a valid request in three ways only,
+// each said in a note: line ends become CRLF, a missing Host is added,
+// and Content-Length is set to the body's length.
+func (s *session) exchangeHTTP(ctx context.Context, c command, base string) error {
+	if base == "" {
+		return fmt.Errorf("no %s server runs in this playground", c.Target)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	raw, notes, err := rawRequest(c.Frame, u.Host)
+	if err != nil {
+		return err
+	}
+	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(raw)))
+	if err != nil {
+		return fmt.Errorf("not an HTTP request: %v", err)
+	}
+	for _, n := range notes {
+		s.emit(event{ID: c.ID, Target: c.Target, Dir: "note", Kind: "fix", Text: n})
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", u.Host)
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %v", u.Host, err)
+	}
+	defer conn.Close()
+	// The exchange ends at its deadline or with the session: closing the
+	// connection unblocks any read.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+
+	s.emit(event{ID: c.ID, Target: c.Target, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
+	if _, err := conn.Write(raw); err != nil {
+		return fmt.Errorf("sending: %v", err)
+	}
+	rec := &recorder{r: conn}
+	flushRaw := func() {
+		if b := rec.take(); len(b) > 0 {
+			s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
+		}
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(rec), req)
+	flushRaw()
+	if err != nil {
+		return readError(ctx, "reading the answer", err)
+	}
+	defer resp.Body.Close()
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s %s\n", resp.Proto, resp.Status)
+	resp.Header.Write(&head)
+	s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "http-head", Text: head.String()})
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		flushRaw()
+		if n > 0 {
+			s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
+		}
+		if errors.Is(err, io.EOF) {
+			s.emit(event{ID: c.ID, Target: c.Target, Dir: "note", Kind: "end", Text: "the answer is complete"})
+			return nil
+		}
+		if err != nil {
+			return readError(ctx, "reading the body", err)
+		}
+	}
+}
+
+// readError says why reading stopped: the deadline, or the connection.
+func readError(ctx context.Context, what string, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: stopped after %v (a stream stays open until the server ends it)", what, exchangeTimeout)
+	}
+	if ctx.Err() != nil {
+		return nil // the session ended; nobody reads the error
+	}
+	return fmt.Errorf("%s: %v", what, err)
+}
+
+// rawRequest makes the learner's text a request for host, and says what
+// it changed.
+func rawRequest(text, host string) ([]byte, []string, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	headText, body, _ := strings.Cut(text, "\n\n")
+	lines := strings.Split(strings.TrimSpace(headText), "\n")
+	if len(lines) == 0 || len(strings.Fields(lines[0])) != 3 || !strings.HasPrefix(strings.Fields(lines[0])[2], "HTTP/1.") {
+		return nil, nil, fmt.Errorf(`an HTTP frame starts with a request line such as "POST /mcp HTTP/1.1"`)
+	}
+	body = strings.TrimRight(body, "\n")
+	var notes []string
+	out := []string{lines[0]}
+	hasHost, hasLength := false, false
+	for _, l := range lines[1:] {
+		name, value, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, nil, fmt.Errorf("header line %q has no colon", l)
+		}
+		switch {
+		case strings.EqualFold(name, "Host"):
+			hasHost = true
+		case strings.EqualFold(name, "Content-Length"):
+			hasLength = true
+			if want := strconv.Itoa(len(body)); strings.TrimSpace(value) != want {
+				notes = append(notes, fmt.Sprintf("Content-Length was %s; the body is %s bytes, so it was set to %s", strings.TrimSpace(value), want, want))
+				l = name + ": " + want
+			}
+		}
+		out = append(out, l)
+	}
+	if !hasHost {
+		out = append(out[:1], append([]string{"Host: " + host}, out[1:]...)...)
+		notes = append(notes, "added Host: "+host+" (HTTP/1.1 requires it)")
+	}
+	if !hasLength && body != "" {
+		out = append(out, "Content-Length: "+strconv.Itoa(len(body)))
+		notes = append(notes, fmt.Sprintf("added Content-Length: %d, the body's length", len(body)))
+	}
+	return []byte(strings.Join(out, "\r\n") + "\r\n\r\n" + body), notes, nil
+}
+
+// recorder keeps a copy of what is read through it, until taken.
+type recorder struct {
+	r   io.Reader
+	mu  sync.Mutex // guards buf: the reader and take may be on different goroutines
+	buf bytes.Buffer
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.mu.Lock()
+	r.buf.Write(p[:n])
+	r.mu.Unlock()
+	return n, err
+}
+
+func (r *recorder) take() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := bytes.Clone(r.buf.Bytes())
+	r.buf.Reset()
+	return b
+}
+
+// exchangeGRPC makes one gRPC call: the frame's first line is the method
+// ("tools.v1.ToolServer/Execute"), the rest the request as JSON. The
+// answer is every HTTP/2 frame of the call, with the gRPC messages and
+// trailers decoded (package grpctool/wire).
+func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) error {
+	if addr == "" {
+		return fmt.Errorf("no gRPC server runs in this playground")
+	}
+	method, body, _ := strings.Cut(strings.TrimSpace(c.Frame), "\n")
+	s.emit(event{ID: c.ID, Target: c.Target, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
+	ex, err := wire.Capture(ctx, addr, strings.TrimSpace(method), []byte(body), &wire.Options{Timeout: exchangeTimeout})
+	if err != nil {
+		return fmt.Errorf("gRPC call: %v", err)
+	}
+	var text bytes.Buffer
+	ex.Format(&text)
+	s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
+	return nil
+}

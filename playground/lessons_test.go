@@ -1,0 +1,276 @@
+package playground
+
+import (
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/chapters"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// TestEveryLessonRenders renders the real course, in every language, and
+// checks that each lesson shows every frame its text has.
+func TestEveryLessonRenders(t *testing.T) {
+	c, err := loadCourse(chapters.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := regexp.MustCompile("(?m)^```frame ")
+	for _, l := range allLangs() {
+		if len(c.lessons[l]) == 0 {
+			t.Errorf("no %s lessons", l)
+		}
+		for _, ls := range c.lessons[l] {
+			src, err := fs.ReadFile(chapters.FS, string(l)+"/"+number(&ls)+"-"+ls.Slug+".md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := len(fence.FindAll(src, -1))
+			if want == 0 {
+				t.Errorf("%s/%s has no runnable frame", l, ls.Slug)
+			}
+			if got := strings.Count(ls.HTML, `<div class="frame" data-target=`); got != want || len(ls.Frames) != want {
+				t.Errorf("%s/%s shows %d frames (%d read), its text has %d", l, ls.Slug, got, len(ls.Frames), want)
+			}
+			for _, f := range ls.Frames {
+				if !strings.Contains(ls.HTML, ">"+escapeText(f.Content)+"</textarea>") {
+					t.Errorf("%s/%s: frame %q is not on the page", l, ls.Slug, f.Content)
+				}
+			}
+			if ls.Title == "" || len(ls.TOC) == 0 {
+				t.Errorf("%s/%s: title %q, %d sections", l, ls.Slug, ls.Title, len(ls.TOC))
+			}
+		}
+	}
+}
+
+// get asks h for a page as a browser on this machine would.
+func get(h http.Handler, target string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", target, nil)
+	r.Host = "127.0.0.1:8018"
+	for _, c := range cookies {
+		r.AddCookie(c)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestCoursePages(t *testing.T) {
+	h := New(tools.New(nil), &Options{Loopback: true})
+	ruCookie := &http.Cookie{Name: "lang", Value: "ru"}
+	for _, tt := range []struct {
+		name, target string
+		cookie       *http.Cookie
+		status       int
+		want, not    []string
+	}{
+		{"list, English by default", "/learn/", nil, 200,
+			[]string{`<html lang="en">`, "<h1>Course</h1>", `<a href="/learn/mcp-by-hand">`, `<span class="lesson-num">07</span>`,
+				`<span class="lesson-title">Talk to an MCP server by hand</span>`, `href="/learn/?lang=ru"`},
+			[]string{"Разговор"}},
+		{"list in Russian", "/learn/?lang=ru", nil, 200,
+			[]string{`<html lang="ru">`, "<h1>Курс</h1>", `<span class="lesson-title">Разговор с MCP-сервером вручную</span>`},
+			[]string{"Talk to"}},
+		{"list in the cookie's language", "/learn/", ruCookie, 200, []string{`<html lang="ru">`}, nil},
+		{"the query beats the cookie", "/learn/?lang=en", ruCookie, 200, []string{`<html lang="en">`}, nil},
+		{"an unknown language is ignored", "/learn/?lang=de", nil, 200, []string{`<html lang="en">`}, nil},
+		{"lesson", "/learn/mcp-by-hand", nil, 200,
+			[]string{
+				"<title>Talk to an MCP server by hand · wirelab</title>",
+				`<h1 class="lesson-heading">Talk to an MCP server by hand</h1>`,
+				`<header class="course-head">`,
+				`<a href="/learn/mcp-by-hand?lang=ru" hreflang="ru" lang="ru">RU</a>`,
+				`<a href="/learn/mcp-by-hand?lang=en" hreflang="en" lang="en" aria-current="true">EN</a>`,
+				`<nav class="toc" aria-label="Contents">`,
+				`<li><a href="#1-initialize-the-session-starts-here">1. initialize: the session starts here</a></li>`,
+				`<h2 id="1-initialize-the-session-starts-here">`,
+				`<div class="frame" data-target="mcp-stdio">`,
+				`<button type="button" class="frame-send">Send</button>`,
+				`<table>`, `type="checkbox"`, `class="chroma"`,
+				`<a class="pager-all" href="/learn/">All lessons</a>`,
+			}, nil},
+		{"lesson in Russian", "/learn/mcp-by-hand?lang=ru", nil, 200,
+			[]string{`<html lang="ru">`, `<nav class="toc" aria-label="Содержание">`,
+				`<a href="#1-initialize-с-него-начинается-сессия">`,
+				`<button type="button" class="frame-send">Отправить</button>`},
+			[]string{`class="frame-send">Send<`}},
+		{"embedded lesson", "/learn/mcp-by-hand?embed=1&lang=ru", nil, 200,
+			[]string{`<body class="course embed">`, `<h1 class="lesson-heading">Разговор с MCP-сервером вручную</h1>`, `<article class="lesson" data-lesson="mcp-by-hand">`,
+				`<div class="frame" data-target="mcp-stdio">`, "Отправить"},
+			[]string{"<header", `class="toc"`, `class="pager"`, `class="lang-switch"`, `href="/learn/"`}},
+		{"unknown lesson", "/learn/no-such-lesson", nil, 404,
+			[]string{"<h1>No such lesson</h1>", "<code>/learn/no-such-lesson</code>", `<p><a href="/learn/">All lessons</a></p>`}, nil},
+		{"unknown lesson in Russian", "/learn/no-such-lesson", ruCookie, 404,
+			[]string{"<h1>Такого урока нет</h1>", `<a href="/learn/">Все уроки</a>`}, nil},
+		{"the course's stylesheets", "/static/lesson.css", nil, 200, []string{".frame-send"}, nil},
+		{"the code's colours", "/static/highlight.css", nil, 200, []string{":root[data-theme=dark] .chroma .nt"}, nil},
+		{"home links to the course", "/", nil, 200, []string{`href="/learn/"`}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var cookies []*http.Cookie
+			if tt.cookie != nil {
+				cookies = append(cookies, tt.cookie)
+			}
+			w := get(h, tt.target, cookies...)
+			body := w.Body.String()
+			if w.Code != tt.status {
+				t.Errorf("GET %s = %d, want %d", tt.target, w.Code, tt.status)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(body, s) {
+					t.Errorf("GET %s: no %s in\n%s", tt.target, s, body)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(body, s) {
+					t.Errorf("GET %s: %s should not be in\n%s", tt.target, s, body)
+				}
+			}
+		})
+	}
+}
+
+func TestLangCookie(t *testing.T) {
+	h := New(tools.New(nil), nil)
+	for _, tt := range []struct {
+		target string
+		want   string // the cookie set, or "" for none
+	}{
+		{"/learn/?lang=ru", "ru"},
+		{"/learn/mcp-by-hand?lang=en", "en"},
+		{"/learn/", ""},
+		{"/learn/?lang=de", ""},
+		{"/learn/mcp-by-hand?lang=ru&embed=1", ""}, // an iframe does not choose for the learner
+	} {
+		w := get(h, tt.target)
+		var got string
+		for _, c := range w.Result().Cookies() {
+			if c.Name != "lang" {
+				continue
+			}
+			got = c.Value
+			if c.Path != "/" || c.MaxAge <= 0 {
+				t.Errorf("GET %s: cookie %v should last and cover every page", tt.target, c)
+			}
+		}
+		if got != tt.want {
+			t.Errorf("GET %s set lang=%q, want %q", tt.target, got, tt.want)
+		}
+	}
+	// And the cookie it sets is the one it reads.
+	set := get(h, "/learn/?lang=ru").Result().Cookies()
+	if body := get(h, "/learn/mcp-by-hand", set...).Body.String(); !strings.Contains(body, `<html lang="ru">`) {
+		t.Errorf("the cookie from ?lang=ru did not choose Russian:\n%.300s", body)
+	}
+}
+
+// TestCourseHostCheck checks that the course pages are behind the same
+// guard as the rest of the playground.
+func TestCourseHostCheck(t *testing.T) {
+	h := New(tools.New(nil), &Options{Loopback: true})
+	for _, target := range []string{"/learn/", "/learn/mcp-by-hand", "/learn/nope", "/static/lesson.css"} {
+		for _, host := range []string{"attacker.example", "attacker.example:8018"} {
+			r := httptest.NewRequest("GET", target, nil)
+			r.Host = host
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != http.StatusMisdirectedRequest || strings.Contains(w.Body.String(), "<html") {
+				t.Errorf("GET %s with Host %s = %d:\n%.200s", target, host, w.Code, w.Body.String())
+			}
+		}
+		if w := get(h, target); w.Code == http.StatusMisdirectedRequest {
+			t.Errorf("GET %s from this machine refused: %s", target, w.Body.String())
+		}
+	}
+}
+
+// threeLessons is a small course for the parts one lesson cannot show.
+func threeLessons() fstest.MapFS {
+	c := fstest.MapFS{}
+	for _, l := range []string{"en", "ru"} {
+		for _, f := range []struct{ name, title string }{
+			{"01-first.md", "First"}, {"02-second.md", "Second"}, {"10-last.md", "Last"},
+		} {
+			c[l+"/"+f.name] = &fstest.MapFile{Data: []byte("# " + f.title + " " + l + "\n\n## Part\n\ntext\n")}
+		}
+	}
+	return c
+}
+
+func TestPreviousAndNext(t *testing.T) {
+	mux := http.NewServeMux()
+	mountLessons(mux, threeLessons())
+	for _, tt := range []struct {
+		target    string
+		want, not []string
+	}{
+		{"/learn/first", []string{`<a class="pager-next" rel="next" href="/learn/second"><span class="pager-label">Next</span> <span>Second en</span></a>`},
+			[]string{"pager-prev"}},
+		{"/learn/second?lang=ru", []string{
+			`<a class="pager-prev" rel="prev" href="/learn/first"><span class="pager-label">Назад</span> <span>First ru</span></a>`,
+			`<a class="pager-next" rel="next" href="/learn/last"><span class="pager-label">Дальше</span> <span>Last ru</span></a>`}, nil},
+		{"/learn/last", []string{`href="/learn/second"`}, []string{"pager-next"}},
+		{"/learn/", []string{`<span class="lesson-num">01</span>`, `<span class="lesson-num">02</span>`, `<span class="lesson-num">10</span>`}, nil},
+	} {
+		body := get(mux, tt.target).Body.String()
+		for _, s := range tt.want {
+			if !strings.Contains(body, s) {
+				t.Errorf("GET %s: no %s in\n%s", tt.target, s, body)
+			}
+		}
+		for _, s := range tt.not {
+			if strings.Contains(body, s) {
+				t.Errorf("GET %s: %s should not be in\n%s", tt.target, s, body)
+			}
+		}
+	}
+	c, err := loadCourse(threeLessons())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, ls := range c.lessons[en] {
+		order = append(order, number(&ls)+" "+ls.Title)
+	}
+	if diff := cmp.Diff([]string{"01 First en", "02 Second en", "10 Last en"}, order); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if w := get(mux, "/learn"); w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != "/learn/" {
+		t.Errorf("GET /learn = %d to %q", w.Code, w.Header().Get("Location"))
+	}
+}
+
+func TestBrokenCourse(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		change func(fstest.MapFS)
+		want   string
+	}{
+		{"a lesson missing in one language", func(c fstest.MapFS) { delete(c, "ru/02-second.md") },
+			"the ru lessons (first, last) are not the en lessons (first, second, last)"},
+		{"a name without a number", func(c fstest.MapFS) { c["en/intro.md"] = &fstest.MapFile{Data: []byte("# Intro\n")} },
+			"en/intro.md: a lesson is named NN-slug.md"},
+		{"no title", func(c fstest.MapFS) { c["ru/02-second.md"] = &fstest.MapFile{Data: []byte("## Part\n")} },
+			`ru/02-second.md: no title`},
+		{"a frame to nowhere", func(c fstest.MapFS) {
+			c["en/10-last.md"] = &fstest.MapFile{Data: []byte("# Last\n\n```frame mcp-sse\n{}\n```\n")}
+		}, `en/10-last.md: line 3: frame: unknown target "mcp-sse"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := threeLessons()
+			tt.change(c)
+			_, err := loadCourse(c)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("loadCourse: %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}

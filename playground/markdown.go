@@ -1,0 +1,335 @@
+package playground
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// markdown turns lesson text into HTML: GitHub's dialect (tables, task
+// lists, strikethrough, bare links), headings with ids and a visible "#"
+// link, code coloured on the server with CSS classes (static/highlight.css
+// holds the colours for both themes), and runnable frames.
+//
+// A runnable frame is a fenced code block whose info string is "frame"
+// and a target:
+//
+//	```frame mcp-stdio
+//	{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+//	```
+//
+// It becomes an editable box with a Send button; the page's script sends
+// the text to a live server of that target and shows the answer below.
+type markdown struct {
+	gm goldmark.Markdown
+}
+
+// newMarkdown returns the renderer every lesson goes through.
+func newMarkdown() *markdown {
+	return &markdown{gm: goldmark.New(
+		goldmark.WithExtensions(
+			extension.GFM,
+			// Classes, not inline styles: one page serves both themes, and
+			// the colours for each live in static/highlight.css.
+			highlighting.NewHighlighting(highlighting.WithFormatOptions(chromahtml.WithClasses(true))),
+		),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+			// Our two node kinds are ours alone; any priority would do.
+			util.Prioritized(lessonNodes{}, 100),
+		)),
+	)}
+}
+
+// frameTargets returns the targets a frame may name, as the page's
+// script knows them: one live server each.
+func frameTargets() []string {
+	return []string{"stdio", "http", "grpc", "mcp-stdio", "mcp-http", "a2a"}
+}
+
+// rendered is one markdown document as HTML, with what the page around it
+// needs to know.
+type rendered struct {
+	Title  string    // the text of the first level-1 heading, if any
+	TOC    []heading // the level-2 headings, in order
+	Frames []frame   // the runnable frames, in order
+	HTML   string    // the document without its title: the page shows that
+}
+
+// heading is a heading's id (its anchor) and text.
+type heading struct {
+	ID, Text string
+}
+
+// frame is a runnable frame: the server it goes to and the message(s).
+type frame struct {
+	Target, Content string
+}
+
+// render renders a document in the language of t. A frame that names no
+// target, an unknown target, or nothing to send is an error: a lesson
+// must never show a Send button that cannot work. Every such problem is
+// reported, each with its line.
+func (m *markdown) render(src []byte, t uiText) (rendered, error) {
+	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
+	doc := m.gm.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+
+	var out rendered
+	var errs []error
+	var frames []*frameNode
+	var fenced []*ast.FencedCodeBlock
+	var anchored []*ast.Heading
+	var title *ast.Heading
+	// Nodes are replaced and added only after the walk: changing a tree
+	// while walking it would skip or revisit nodes.
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			id := headingID(n)
+			if n.Level == 1 && title == nil {
+				title, out.Title = n, plainText(n, src)
+			}
+			if n.Level == 2 {
+				out.TOC = append(out.TOC, heading{ID: id, Text: plainText(n, src)})
+			}
+			if (n.Level == 2 || n.Level == 3) && id != "" {
+				anchored = append(anchored, n)
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock:
+			if string(n.Language(src)) != "frame" {
+				return ast.WalkSkipChildren, nil
+			}
+			f, err := newFrame(n, src, t)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %w", fenceLine(n, src), err))
+				return ast.WalkSkipChildren, nil
+			}
+			frames, fenced = append(frames, f), append(fenced, n)
+			out.Frames = append(out.Frames, f.frame)
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		return rendered{}, fmt.Errorf("walking the document: %w", err)
+	}
+	if len(errs) > 0 {
+		return rendered{}, errors.Join(errs...)
+	}
+	for i, f := range frames {
+		fenced[i].Parent().ReplaceChild(fenced[i].Parent(), fenced[i], f)
+	}
+	if title != nil {
+		title.Parent().RemoveChild(title.Parent(), title)
+	}
+	for _, h := range anchored {
+		h.AppendChild(h, &anchorNode{id: headingID(h), label: t.Anchor})
+	}
+
+	var b bytes.Buffer
+	if err := m.gm.Renderer().Render(&b, src, doc); err != nil {
+		return rendered{}, fmt.Errorf("rendering: %w", err)
+	}
+	out.HTML = b.String()
+	return out, nil
+}
+
+// newFrame reads a fenced block whose info string starts with "frame".
+func newFrame(n *ast.FencedCodeBlock, src []byte, t uiText) (*frameNode, error) {
+	words := strings.Fields(string(n.Info.Segment.Value(src)))
+	known := strings.Join(frameTargets(), ", ")
+	switch {
+	case len(words) < 2:
+		return nil, fmt.Errorf("frame names no target; write ```frame TARGET, one of %s", known)
+	case len(words) > 2:
+		return nil, fmt.Errorf("frame %s: unexpected %q after the target", words[1], strings.Join(words[2:], " "))
+	case !slices.Contains(frameTargets(), words[1]):
+		return nil, fmt.Errorf("frame: unknown target %q; known targets: %s", words[1], known)
+	}
+	var content strings.Builder
+	for i := range n.Lines().Len() {
+		seg := n.Lines().At(i)
+		content.Write(seg.Value(src))
+	}
+	c := strings.TrimRight(content.String(), "\n")
+	// A textarea drops one newline right after its start tag, so leading
+	// blank lines would not survive the page; they carry nothing anyway.
+	c = strings.TrimLeft(c, "\n")
+	if strings.TrimSpace(c) == "" {
+		return nil, fmt.Errorf("frame %s is empty: nothing to send", words[1])
+	}
+	return &frameNode{frame: frame{Target: words[1], Content: c}, send: t.Send}, nil
+}
+
+// fenceLine returns the 1-based line of a fenced block's opening fence.
+func fenceLine(n *ast.FencedCodeBlock, src []byte) int {
+	return bytes.Count(src[:n.Info.Segment.Start], []byte("\n")) + 1
+}
+
+// headingID returns the id the parser gave a heading, or "".
+func headingID(h *ast.Heading) string {
+	v, ok := h.AttributeString("id")
+	if !ok {
+		return ""
+	}
+	b, _ := v.([]byte)
+	return string(b)
+}
+
+// plainText returns the text inside a node without its markup: what a
+// table of contents or a title shows.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Value(src))
+			if c.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// headingIDs gives each heading an id made from its words, keeping
+// letters of any script: goldmark's own drops everything that is not
+// ASCII, which would leave a Russian lesson with "heading", "heading-1"...
+type headingIDs struct {
+	used map[string]bool
+}
+
+func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
+
+// Generate implements parser.IDs: lower-case letters and digits, one dash
+// for each run of spaces, dashes and underscores, and a number after an
+// id already taken.
+func (ids *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.TrimSpace(string(value)) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsSpace(r) || r == '-' || r == '_':
+			dash = true
+		}
+	}
+	id := b.String()
+	if id == "" {
+		id = "section"
+	}
+	base := id
+	for i := 1; ids.used[id]; i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	ids.used[id] = true
+	return []byte(id)
+}
+
+// Put implements parser.IDs: an id written by hand is taken.
+func (ids *headingIDs) Put(value []byte) { ids.used[string(value)] = true }
+
+// The node kinds markdown adds to goldmark's. goldmark registers kinds in
+// a table of its own, so they are made once, when the package loads.
+var (
+	kindFrame  = ast.NewNodeKind("Frame")
+	kindAnchor = ast.NewNodeKind("HeadingAnchor")
+)
+
+// frameNode stands in the tree where a ```frame block was.
+type frameNode struct {
+	ast.BaseBlock
+	frame
+	send string // the button's label, in the page's language
+}
+
+func (n *frameNode) Kind() ast.NodeKind { return kindFrame }
+
+func (n *frameNode) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Target": n.Target}, nil)
+}
+
+// anchorNode is the "#" link at the end of a heading.
+type anchorNode struct {
+	ast.BaseInline
+	id, label string
+}
+
+func (n *anchorNode) Kind() ast.NodeKind { return kindAnchor }
+
+func (n *anchorNode) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"ID": n.id}, nil)
+}
+
+// lessonNodes renders the node kinds markdown adds.
+type lessonNodes struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (lessonNodes) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindFrame, renderFrame)
+	reg.Register(kindAnchor, renderAnchor)
+}
+
+// renderFrame writes a frame as the markup the page's script looks for:
+// the target in data-target, the message in the textarea, and an empty
+// output that screen readers announce when the answer arrives.
+func renderFrame(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*frameNode)
+	rows := strings.Count(n.Content, "\n") + 1
+	// The target is one of frameTargets, so it needs no escaping.
+	fmt.Fprintf(w, `<div class="frame" data-target="%s"><div class="frame-head"><span class="frame-target">%s</span>`+
+		`<button type="button" class="frame-send">%s</button></div>`+
+		`<textarea class="frame-input" spellcheck="false" rows="%d">%s</textarea>`+
+		`<div class="frame-output" aria-live="polite"></div></div>`+"\n",
+		n.Target, n.Target, html.EscapeString(n.send), rows, escapeText(n.Content))
+	return ast.WalkSkipChildren, nil
+}
+
+// escapeText escapes text for an element's content. Quotes stay as they
+// are: JSON is full of them, and only attribute values need them escaped.
+func escapeText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func renderAnchor(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*anchorNode)
+	fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="%s">#</a>`,
+		html.EscapeString(n.id), html.EscapeString(n.label))
+	return ast.WalkSkipChildren, nil
+}

@@ -1,0 +1,289 @@
+package playground
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/static"
+)
+
+func mustRender(t *testing.T, src string, l lang) rendered {
+	t.Helper()
+	r, err := newMarkdown().render([]byte(src), l.text())
+	if err != nil {
+		t.Fatalf("render: %v\nsource:\n%s", err, src)
+	}
+	return r
+}
+
+func TestFrameMarkup(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		lang      lang
+		want      string
+	}{
+		{
+			name: "one line",
+			src:  "```frame mcp-stdio\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n```\n",
+			lang: en,
+			want: `<div class="frame" data-target="mcp-stdio"><div class="frame-head"><span class="frame-target">mcp-stdio</span>` +
+				`<button type="button" class="frame-send">Send</button></div>` +
+				`<textarea class="frame-input" spellcheck="false" rows="1">{"jsonrpc":"2.0","id":2,"method":"tools/list"}</textarea>` +
+				`<div class="frame-output" aria-live="polite"></div></div>` + "\n",
+		},
+		{
+			name: "Russian button, three lines, escaped",
+			src:  "```frame stdio\n{\"name\":\"word_count\",\"args\":{\"text\":\"a<b & c\"}}\n\n</textarea>\n```\n",
+			lang: ru,
+			want: `<div class="frame" data-target="stdio"><div class="frame-head"><span class="frame-target">stdio</span>` +
+				`<button type="button" class="frame-send">Отправить</button></div>` +
+				`<textarea class="frame-input" spellcheck="false" rows="3">{"name":"word_count","args":{"text":"a&lt;b &amp; c"}}` + "\n\n" + `&lt;/textarea&gt;</textarea>` +
+				`<div class="frame-output" aria-live="polite"></div></div>` + "\n",
+		},
+		{
+			name: "blank lines around the message are dropped",
+			src:  "```frame a2a\n\n{}\n\n```\n",
+			lang: en,
+			want: `<div class="frame" data-target="a2a"><div class="frame-head"><span class="frame-target">a2a</span>` +
+				`<button type="button" class="frame-send">Send</button></div>` +
+				`<textarea class="frame-input" spellcheck="false" rows="1">{}</textarea>` +
+				`<div class="frame-output" aria-live="polite"></div></div>` + "\n",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := mustRender(t, tt.src, tt.lang)
+			if diff := cmp.Diff(tt.want, r.HTML); diff != "" {
+				t.Errorf("HTML (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFrameTargets(t *testing.T) {
+	for _, target := range frameTargets() {
+		r := mustRender(t, "```frame "+target+"\n{}\n```\n", en)
+		want := []frame{{Target: target, Content: "{}"}}
+		if diff := cmp.Diff(want, r.Frames); diff != "" {
+			t.Errorf("frames (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func TestFrameErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []string // each must be in the error
+	}{
+		{"unknown target", "# T\n\n```frame mcp\n{}\n```\n",
+			[]string{"line 3", `unknown target "mcp"`, "stdio, http, grpc, mcp-stdio, mcp-http, a2a"}},
+		{"no target", "```frame\n{}\n```\n", []string{"line 1", "names no target"}},
+		{"a word too many", "```frame http POST\n{}\n```\n", []string{"line 1", `unexpected "POST"`}},
+		{"nothing to send", "```frame grpc\n\n```\n", []string{"line 1", "empty"}},
+		{"every problem, each with its line", "```frame x\n{}\n```\n\ntext\n\n```frame y\n{}\n```\n",
+			[]string{`line 1: frame: unknown target "x"`, `line 7: frame: unknown target "y"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := newMarkdown().render([]byte(tt.src), en.text())
+			if err == nil {
+				t.Fatal("rendered with no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestGitHubMarkdown checks the parts of GitHub's dialect lessons use.
+func TestGitHubMarkdown(t *testing.T) {
+	src := strings.Join([]string{
+		"| shape | has id |",
+		"|---|---|",
+		"| request | yes |",
+		"",
+		"- [x] sent initialize",
+		"- [ ] read the answer",
+		"",
+		"~~stateless~~ and https://modelcontextprotocol.io in passing.",
+		"",
+		"<script>alert(1)</script>",
+	}, "\n")
+	html := mustRender(t, src, en).HTML
+	for _, want := range []string{
+		"<table>", "<th>shape</th>", "<td>request</td>",
+		`<li><input checked="" disabled="" type="checkbox"> sent initialize</li>`,
+		`<li><input disabled="" type="checkbox"> read the answer</li>`,
+		"<del>stateless</del>",
+		`<a href="https://modelcontextprotocol.io">https://modelcontextprotocol.io</a>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in\n%s", want, html)
+		}
+	}
+	// Raw HTML in a lesson is not passed through: the text is trusted, but
+	// a page that runs frames should not run whatever a lesson pastes.
+	if strings.Contains(html, "<script>") {
+		t.Errorf("raw HTML passed through:\n%s", html)
+	}
+}
+
+func TestHeadings(t *testing.T) {
+	src := strings.Join([]string{
+		"# Talk to an MCP server by hand",
+		"## 1. `initialize`: the session starts here",
+		"### Version negotiation",
+		"## Согласование версии",
+		"## Согласование версии",
+		"#### Too deep for a link",
+	}, "\n\n")
+	r := mustRender(t, src, en)
+	if r.Title != "Talk to an MCP server by hand" {
+		t.Errorf("title %q", r.Title)
+	}
+	wantTOC := []heading{
+		{ID: "1-initialize-the-session-starts-here", Text: "1. initialize: the session starts here"},
+		{ID: "согласование-версии", Text: "Согласование версии"},
+		{ID: "согласование-версии-1", Text: "Согласование версии"},
+	}
+	if diff := cmp.Diff(wantTOC, r.TOC); diff != "" {
+		t.Errorf("contents (-want +got):\n%s", diff)
+	}
+	for _, want := range []string{
+		`<h2 id="1-initialize-the-session-starts-here">1. <code>initialize</code>: the session starts here <a class="anchor" href="#1-initialize-the-session-starts-here" aria-label="Link to this section">#</a></h2>`,
+		`<h3 id="version-negotiation">Version negotiation <a class="anchor" href="#version-negotiation" aria-label="Link to this section">#</a></h3>`,
+		`<h2 id="согласование-версии-1">Согласование версии <a class="anchor" href="#согласование-версии-1"`,
+		`<h4 id="too-deep-for-a-link">Too deep for a link</h4>`,
+	} {
+		if !strings.Contains(r.HTML, want) {
+			t.Errorf("no %s in\n%s", want, r.HTML)
+		}
+	}
+	if strings.Contains(r.HTML, "<h1") {
+		t.Errorf("the title is in the HTML; the page shows it:\n%s", r.HTML)
+	}
+	if ru := mustRender(t, "## Раздел", ru).HTML; !strings.Contains(ru, `aria-label="Ссылка на этот раздел"`) {
+		t.Errorf("the anchor's label is not in Russian: %s", ru)
+	}
+}
+
+func TestHighlighting(t *testing.T) {
+	html := mustRender(t, "```json\n{\"jsonrpc\": \"2.0\", \"id\": 1}\n```\n\n```\nplain\n```\n", en).HTML
+	for _, want := range []string{
+		`<pre class="chroma"><code>`,
+		`<span class="nt">&#34;jsonrpc&#34;</span>`, // a JSON key
+		`<span class="mi">1</span>`,                 // an integer
+		"<pre><code>plain\n</code></pre>",           // no language, no colours
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in\n%s", want, html)
+		}
+	}
+	// Colours come from classes, so that each theme can bring its own.
+	if strings.Contains(html, "style=") {
+		t.Errorf("inline styles in highlighted code:\n%s", html)
+	}
+}
+
+var updateHighlight = flag.Bool("update-highlight", false, "rewrite static/highlight.css from the chroma styles")
+
+// lightStyle and darkStyle are the chroma styles of the two themes.
+const lightStyle, darkStyle = "github", "github-dark"
+
+// TestHighlightCSS checks that static/highlight.css is what the chroma
+// styles give today. After changing a style or upgrading chroma, rewrite
+// it with go test ./playground -run HighlightCSS -update-highlight.
+func TestHighlightCSS(t *testing.T) {
+	want := highlightCSS(t)
+	for _, class := range []string{"nt", "s2", "mi", "k"} {
+		for _, theme := range []string{"light", "dark"} {
+			if !strings.Contains(want, fmt.Sprintf(":root[data-theme=%s] .chroma .%s {", theme, class)) {
+				t.Errorf("no %s colour for .%s", theme, class)
+			}
+		}
+	}
+	if *updateHighlight {
+		// static.FS was embedded when this test was built, so the file
+		// just written is checked on the next run.
+		if err := os.WriteFile("../static/highlight.css", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := fs.ReadFile(static.FS, "highlight.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("static/highlight.css is stale; run go test ./playground -run HighlightCSS -update-highlight (-want +got):\n%s", diff)
+	}
+}
+
+// highlightCSS returns the stylesheet: each theme's rules twice, once for
+// a page that chose the theme (data-theme on <html>), once for a page that
+// follows the system's preference and has not chosen the other theme.
+func highlightCSS(t *testing.T) string {
+	var b strings.Builder
+	b.WriteString("/* Colours for highlighted code, light and dark. Generated from chroma's\n" +
+		"   " + lightStyle + " and " + darkStyle + " styles by TestHighlightCSS in\n" +
+		"   playground/markdown_test.go: do not edit by hand. */\n")
+	for _, theme := range []struct{ name, style, other string }{
+		{"light", lightStyle, "dark"},
+		{"dark", darkStyle, "light"},
+	} {
+		rules := chromaRules(t, styles.Get(theme.style), theme.style)
+		fmt.Fprintf(&b, "\n/* %s (%s) */\n", theme.name, theme.style)
+		for _, r := range rules {
+			fmt.Fprintf(&b, ":root[data-theme=%s] %s\n", theme.name, r)
+		}
+		fmt.Fprintf(&b, "@media (prefers-color-scheme: %s) {\n", theme.name)
+		for _, r := range rules {
+			fmt.Fprintf(&b, "  :root:not([data-theme=%s]) %s\n", theme.other, r)
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+// chromaRules returns a style's CSS rules, one per line, for code inside
+// .chroma. The block's background is left to the page (--code-bg), so
+// that code blocks, frames and inline code share one.
+func chromaRules(t *testing.T, style *chroma.Style, name string) []string {
+	t.Helper()
+	if style.Name != name {
+		t.Fatalf("chroma has no style %q", name)
+	}
+	var css strings.Builder
+	if err := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithCSSComments(false)).WriteCSS(&css, style); err != nil {
+		t.Fatal(err)
+	}
+	background := regexp.MustCompile(`\s*background-color: [^;]+;`)
+	var rules []string
+	sc := bufio.NewScanner(strings.NewReader(css.String()))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, ".bg ") {
+			continue // the page's own background stays
+		}
+		if strings.HasPrefix(line, ".chroma {") {
+			line = background.ReplaceAllString(line, "")
+		}
+		if strings.HasSuffix(line, "{ }") {
+			continue
+		}
+		rules = append(rules, line)
+	}
+	return rules
+}
