@@ -143,6 +143,9 @@ func (s *session) stopChildren() {
 // stopChild closes the child's stdin and sees it out (stdio.Process.Stop:
 // EOF, then SIGTERM, then SIGKILL).
 func (s *session) stopChild(ch *child) {
+	// Only the session's reader sends on lines (sendLine) and it is the
+	// one that gets here, by restart or at the session's end: no send can
+	// race this close.
 	close(ch.lines)
 	ch.proc.Stop()
 	<-ch.done
