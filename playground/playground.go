@@ -76,6 +76,8 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	mux.Handle("GET /{$}", templ.Handler(home(view)))
 	mountLessons(mux, chapters.FS)
+	mountConsoles(mux, h.targets)
+	mountFiveWires(mux, h.targets)
 	mux.HandleFunc("GET /ws", h.serveWS)
 	if !opts.Loopback {
 		return &Playground{handler: mux, hub: h}

@@ -1,0 +1,57 @@
+// The page's end of the playground's websocket (/ws), shared by the
+// runnable frames, the consoles and the five-wires page.
+//
+//   const wire = new WireSocket();
+//   wire.listen((msg) => ...);      // every message from the playground
+//   const id = wire.send({ op: "send", target: "http", frame: "GET /tools HTTP/1.1\n\n" });
+//
+// Messages from the playground are described in playground/hub.go. The
+// socket opens on the first send and opens again after it closes; the
+// playground then starts stdio servers afresh.
+class WireSocket {
+  constructor(path) {
+    this.path = path || "/ws";
+    this.socket = null;
+    this.lastID = 0;
+    this.queue = []; // messages waiting for the socket to open
+    this.listeners = [];
+    this.session = ""; // the session's id, from the playground's hello
+  }
+
+  // listen calls fn with every message, parsed, and with
+  // {op: "closed"} when the connection ends.
+  listen(fn) {
+    this.listeners.push(fn);
+  }
+
+  connect() {
+    if (this.socket !== null) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(scheme + "//" + location.host + this.path);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      while (this.queue.length > 0) socket.send(this.queue.shift());
+    });
+    socket.addEventListener("message", (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.op === "hello") this.session = msg.session || "";
+      msg.received = performance.now();
+      for (const fn of this.listeners) fn(msg);
+    });
+    socket.addEventListener("close", () => {
+      this.socket = null;
+      for (const fn of this.listeners) fn({ op: "closed" });
+    });
+  }
+
+  // send gives msg the next id, unless it has one, sends it, and returns
+  // the id.
+  send(msg) {
+    if (msg.id === undefined) msg.id = ++this.lastID;
+    const text = JSON.stringify(msg);
+    this.connect();
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+    else this.queue.push(text);
+    return msg.id;
+  }
+}
