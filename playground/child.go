@@ -22,18 +22,31 @@ type child struct {
 	done  chan struct{} // closed when the stdout reader ends
 }
 
+// childKey names a tab's child: its target, and for custom-stdio the
+// command line, so that two custom servers run side by side.
+type childKey struct {
+	target string
+	to     string // the command line of a custom-stdio child, else ""
+}
+
 // argv is the command line of the server behind a stdio target.
-func (s *session) argv(target string) []string {
-	if target == "mcp-stdio" {
-		return []string{s.hub.targets.Executable, "server", "mcp"}
+func (s *session) argv(k childKey) ([]string, error) {
+	switch {
+	case k.target == "custom-stdio":
+		return splitCommandLine(k.to)
+	case s.hub.targets.Executable == "":
+		return nil, fmt.Errorf("this playground cannot start %s servers: it does not know where the wirelab binary is", k.target)
+	case k.target == "mcp-stdio":
+		return []string{s.hub.targets.Executable, "server", "mcp"}, nil
+	default:
+		return []string{s.hub.targets.Executable, "server", "stdio"}, nil
 	}
-	return []string{s.hub.targets.Executable, "server", "stdio"}
 }
 
 // sendLine writes a frame to the target's child, starting the child on
 // the first frame. Each line of the frame is one message.
 func (s *session) sendLine(c command) {
-	ch, err := s.childFor(c.Target)
+	ch, err := s.childFor(childKey{target: c.Target, to: c.To})
 	if err != nil {
 		s.refuse(c.ID, err.Error())
 		return
@@ -41,23 +54,24 @@ func (s *session) sendLine(c command) {
 	frame := strings.TrimRight(c.Frame, "\n") + "\n"
 	select {
 	case ch.lines <- frame:
-		s.emit(event{ID: c.ID, Target: c.Target, Dir: "out", Kind: "line", Text: frame, Size: len(frame)})
+		s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)})
 	default:
 		s.refuse(c.ID, "the server is not reading its stdin; restart it")
 	}
 }
 
-// childFor returns the target's running child, or starts one.
-func (s *session) childFor(target string) (*child, error) {
+// childFor returns the running child for k, or starts one.
+func (s *session) childFor(k childKey) (*child, error) {
 	if !s.local {
 		return nil, fmt.Errorf("stdio servers run only for pages opened on this machine")
 	}
-	if s.hub.targets.Executable == "" {
-		return nil, fmt.Errorf("this playground cannot start %s servers: it does not know where the wirelab binary is", target)
+	argv, err := s.argv(k)
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ch := s.children[target]; ch != nil {
+	if ch := s.children[k]; ch != nil {
 		select {
 		case <-ch.done: // exited: start another
 		default:
@@ -71,15 +85,18 @@ func (s *session) childFor(target string) (*child, error) {
 		return nil, fmt.Errorf("too many server processes are running (at most %d); close a tab or restart one", maxChildren)
 	}
 	stderr := &lineEmitter{emit: func(line string) {
-		s.emit(event{Target: target, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
+		s.emit(event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
 	}}
-	p, err := stdio.StartProcess(s.argv(target), stderr, 0)
+	p, err := stdio.StartProcess(argv, stderr, 0)
 	if err != nil {
 		s.hub.releaseChild()
+		if k.target == "custom-stdio" {
+			return nil, startError(k.to, err)
+		}
 		return nil, err
 	}
 	ch := &child{proc: p, lines: make(chan string, childQueue), done: make(chan struct{})}
-	s.children[target] = ch
+	s.children[k] = ch
 	s.wg.Add(2)
 	// Ends when the channel is closed (stopChild), or the child stops
 	// reading and a write fails.
@@ -100,19 +117,19 @@ func (s *session) childFor(target string) (*child, error) {
 		sc.Buffer(make([]byte, 0, 64<<10), maxFrame+1)
 		for sc.Scan() {
 			line := sc.Text() + "\n"
-			s.emit(event{Target: target, Dir: "in", Kind: "line", Text: line, Size: len(line)})
+			s.emit(event{Target: k.target, To: k.to, Dir: "in", Kind: "line", Text: line, Size: len(line)})
 		}
-		s.emit(event{Target: target, Dir: "note", Kind: "exit", Text: "the server's stdout closed: it exited"})
+		s.emit(event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: "the server's stdout closed: it exited"})
 	}()
 	return ch, nil
 }
 
 // restartChild stops the target's child; the next frame starts a fresh
 // one, with no session state.
-func (s *session) restartChild(target string) {
+func (s *session) restartChild(k childKey) {
 	s.mu.Lock()
-	ch := s.children[target]
-	delete(s.children, target)
+	ch := s.children[k]
+	delete(s.children, k)
 	s.mu.Unlock()
 	if ch != nil {
 		s.stopChild(ch)
@@ -123,9 +140,9 @@ func (s *session) restartChild(target string) {
 func (s *session) stopChildren() {
 	s.mu.Lock()
 	var all []*child
-	for t, ch := range s.children {
+	for k, ch := range s.children {
 		all = append(all, ch)
-		delete(s.children, t)
+		delete(s.children, k)
 	}
 	s.mu.Unlock()
 	var wg sync.WaitGroup

@@ -2,5 +2,67 @@ package playground
 
 import "net/http"
 
-// mountConsoles serves the wire consoles.
-func mountConsoles(mux *http.ServeMux, t Targets) {}
+// The wire consoles, one per protocol, at /console/{slug}: a composer
+// with a template for every method, a transcript of every message with
+// its timing and size, each message in pretty, raw and hex views, stderr
+// of stdio servers in a pane of its own, a sequence diagram, and "copy
+// as" a command to run in a terminal. The page's behaviour is
+// static/console.js (with transcript.js and sequence.js); this file gives
+// it its data.
+
+// consoleData is what the page's script reads from the page, as JSON.
+type consoleData struct {
+	Slug      string            `json:"slug"`
+	Name      string            `json:"name"`
+	Targets   []string          `json:"targets"`
+	Custom    string            `json:"custom"`
+	Templates []frameTemplate   `json:"templates"`
+	Bases     map[string]string `json:"bases"`    // target -> URL or host:port, for "copy as" and {{host}}
+	Commands  map[string]string `json:"commands"` // stdio target -> the command behind it, for "copy as"
+	Watch     string            `json:"watch"`    // the session this page follows, or ""
+	Text      consoleText       `json:"text"`
+}
+
+// consoleView is the console page: its frame, its protocol, and the
+// data its script reads.
+type consoleView struct {
+	pageView
+	Spec  consoleSpec
+	Data  consoleData
+	Local bool // the page is on this machine: stdio and custom targets work
+}
+
+// mountConsoles serves the console list and the consoles.
+func mountConsoles(mux *http.ServeMux, t Targets) {
+	bases := map[string]string{"http": t.HTTPURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL}
+	commands := map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"}
+	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/console/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
+		v := viewFor(w, r)
+		v.Styles = append(v.Styles, "/static/console.css")
+		consoleList(v, consoles(), consoleStrings(v.Lang)).Render(r.Context(), w)
+	})
+	mux.HandleFunc("GET /console/{slug}", func(w http.ResponseWriter, r *http.Request) {
+		v := viewFor(w, r)
+		spec, ok := consoleFor(r.PathValue("slug"))
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			consoleNotFound(v, r.PathValue("slug"), consoleStrings(v.Lang)).Render(r.Context(), w)
+			return
+		}
+		v.Styles = append(v.Styles, "/static/console.css")
+		v.Scripts = append(v.Scripts, "/static/wire.js", "/static/transcript.js", "/static/sequence.js", "/static/console.js")
+		v.Class = "console-page"
+		templates := spec.Templates
+		if templates == nil {
+			templates = []frameTemplate{}
+		}
+		cv := consoleView{pageView: v, Spec: spec, Local: isLoopbackPeer(r), Data: consoleData{
+			Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
+			Bases: bases, Commands: commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
+		}}
+		consolePage(cv).Render(r.Context(), w)
+	})
+}

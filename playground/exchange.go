@@ -43,12 +43,16 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 		return fmt.Errorf("not an HTTP request: %v", err)
 	}
 	for _, n := range notes {
-		s.emit(event{ID: c.ID, Target: c.Target, Dir: "note", Kind: "fix", Text: n})
+		s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n})
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), "80") // a URL without a port means http's own
 	}
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", u.Host)
+	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %v", u.Host, err)
+		return fmt.Errorf("connecting to %s: %v", addr, err)
 	}
 	defer conn.Close()
 	// The exchange ends at its deadline or with the session: closing the
@@ -56,14 +60,14 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	s.emit(event{ID: c.ID, Target: c.Target, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
+	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
 	if _, err := conn.Write(raw); err != nil {
 		return fmt.Errorf("sending: %v", err)
 	}
 	rec := &recorder{r: conn}
 	flushRaw := func() {
 		if b := rec.take(); len(b) > 0 {
-			s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
+			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
 		}
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(rec), req)
@@ -75,16 +79,16 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s %s\n", resp.Proto, resp.Status)
 	resp.Header.Write(&head)
-	s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "http-head", Text: head.String()})
+	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: head.String()})
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := resp.Body.Read(buf)
 		flushRaw()
 		if n > 0 {
-			s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
+			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
 		}
 		if errors.Is(err, io.EOF) {
-			s.emit(event{ID: c.ID, Target: c.Target, Dir: "note", Kind: "end", Text: "the answer is complete"})
+			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "end", Text: "the answer is complete"})
 			return nil
 		}
 		if err != nil {
@@ -177,13 +181,13 @@ func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) erro
 		return fmt.Errorf("no gRPC server runs in this playground")
 	}
 	method, body, _ := strings.Cut(strings.TrimSpace(c.Frame), "\n")
-	s.emit(event{ID: c.ID, Target: c.Target, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
+	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
 	ex, err := wire.Capture(ctx, addr, strings.TrimSpace(method), []byte(body), &wire.Options{Timeout: exchangeTimeout})
 	if err != nil {
 		return fmt.Errorf("gRPC call: %v", err)
 	}
 	var text bytes.Buffer
 	ex.Format(&text)
-	s.emit(event{ID: c.ID, Target: c.Target, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
+	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
 	return nil
 }

@@ -1,6 +1,306 @@
 package playground
 
-import "net/http"
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wirelab/wirelab/protocols/a2a"
+	"github.com/wirelab/wirelab/protocols/mcp"
+)
+
+// The five-wires page makes one call, word_count with the text "read the
+// wire", over the five protocols side by side, so that a reader can see
+// what each one wraps around the same request and the same answer.
+//
+//	GET /five-wires   the page (?lang=en|ru, as the lessons)
+//
+// The frames are written here, in Go, and shown in the page for the
+// reader to edit; static/fivewires.js sends them to the hub (/ws) and
+// shows every byte that crossed, with the time it took.
+
+// fiveWiresArgs are the call's arguments, the same on every wire.
+const fiveWiresArgs = `{"text":"read the wire"}`
+
+// fiveWiresSession stands in a frame for the Mcp-Session-Id that
+// initialize returns; the page puts the real id in its place, as the
+// golden transcripts of package mcp do the other way round.
+const fiveWiresSession = "SESSION"
+
+// wireColumn is one column of the page: a protocol, the hub target that
+// reaches its server, and the frames that make the call there.
+type wireColumn struct {
+	Slug   string // the column's id and the key of its texts: stdio, http, grpc, mcp, a2a
+	Name   string // the protocol, as the column's heading names it
+	Target string // the hub's target
+	// Before are sent first and After last, one after another, and are
+	// not measured: MCP's session lifecycle around its call.
+	Before []wireStep
+	Call   string // the measured frame: the call itself
+	After  []wireStep
+}
+
+// wireStep is one exchange of a column that is not the call.
+type wireStep struct {
+	Name  string // what it is, e.g. "initialize"
+	Frame string
+}
+
+// fiveWiresColumns writes the five frames for the servers in t. A server
+// that is not running still gets its frame, without a Host line: the page
+// shows it, and the playground's refusal when it is sent.
+func fiveWiresColumns(t Targets) []wireColumn {
+	httpHost, httpPath := fiveWiresBase(t.HTTPURL, "/")
+	mcpHost, mcpPath := fiveWiresBase(t.MCPURL, mcp.Endpoint)
+	a2aHost, a2aPath := fiveWiresBase(t.A2AURL, a2a.Endpoint)
+
+	// MCP's requests after initialize carry the session, and the revision
+	// initialize agreed on: "the client MUST include the
+	// MCP-Protocol-Version: <protocol-version> HTTP header on all
+	// subsequent requests".
+	mcpPost := []string{"Accept: application/json, text/event-stream", "Content-Type: application/json"}
+	inSession := []string{"Mcp-Session-Id: " + fiveWiresSession, "MCP-Protocol-Version: 2025-11-25"}
+
+	return []wireColumn{
+		{Slug: "stdio", Name: "stdio", Target: "stdio",
+			// On a pipe, answers come back as lines in the order the server
+			// writes them; the id is how the page knows the answer is this
+			// call's.
+			Call: `{"id":1,"name":"word_count","args":` + fiveWiresArgs + `}`},
+		{Slug: "http", Name: "HTTP", Target: "http",
+			Call: fiveWiresRequest("POST", path.Join(httpPath, "execute"), httpHost,
+				[]string{"Content-Type: application/json"},
+				`{"name":"word_count","args":`+fiveWiresArgs+`}`)},
+		{Slug: "grpc", Name: "gRPC", Target: "grpc",
+			// arguments is a bytes field, and ProtoJSON writes bytes in
+			// base64: the JSON object is inside, encoded.
+			Call: "tools.v1.ToolServer/ExecuteTool\n" +
+				`{"toolName":"word_count","arguments":"` + base64.StdEncoding.EncodeToString([]byte(fiveWiresArgs)) + `"}`},
+		{Slug: "mcp", Name: "MCP", Target: "mcp-http",
+			Before: []wireStep{
+				{"initialize", fiveWiresRequest("POST", mcpPath, mcpHost, mcpPost,
+					`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"five-wires","version":"1"}}}`)},
+				{"notifications/initialized", fiveWiresRequest("POST", mcpPath, mcpHost, slices.Concat(mcpPost, inSession),
+					`{"jsonrpc":"2.0","method":"notifications/initialized"}`)},
+			},
+			Call: fiveWiresRequest("POST", mcpPath, mcpHost, slices.Concat(mcpPost, inSession),
+				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"word_count","arguments":`+fiveWiresArgs+`}}`),
+			// Every run opens a session; DELETE ends it, so that runs do not
+			// pile sessions up on the server.
+			After: []wireStep{
+				{"DELETE", fiveWiresRequest("DELETE", mcpPath, mcpHost, inSession, "")},
+			}},
+		{Slug: "a2a", Name: "A2A", Target: "a2a",
+			// The agent reads its skill from the text: "count" is word_count.
+			Call: fiveWiresRequest("POST", a2aPath, a2aHost,
+				[]string{"A2A-Version: 1.0", "Content-Type: application/json"},
+				`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"count read the wire"}]}}}`)},
+	}
+}
+
+// fiveWiresBase splits a server's base URL into the host a request
+// names and the path it starts from; an empty URL (no server) gives no
+// host and the protocol's usual path.
+func fiveWiresBase(base, usual string) (host, p string) {
+	u, err := url.Parse(base)
+	if err != nil || base == "" {
+		return "", usual
+	}
+	if u.Path == "" {
+		return u.Host, usual
+	}
+	return u.Host, u.Path
+}
+
+// fiveWiresRequest writes an HTTP/1.1 request as it goes on the wire,
+// but with LF line ends, which the playground makes CRLF: the request
+// line, Host, the headers, Content-Length when there is a body, a blank
+// line, the body. The length is the body's own, so the playground has
+// nothing to fix.
+func fiveWiresRequest(method, target, host string, headers []string, body string) string {
+	lines := []string{method + " " + target + " HTTP/1.1"}
+	if host != "" {
+		lines = append(lines, "Host: "+host)
+	}
+	lines = append(lines, headers...)
+	if body != "" {
+		lines = append(lines, "Content-Length: "+strconv.Itoa(len(body)))
+	}
+	return strings.Join(lines, "\n") + "\n\n" + body
+}
 
 // mountFiveWires serves the five-wires page.
-func mountFiveWires(mux *http.ServeMux, t Targets) {}
+func mountFiveWires(mux *http.ServeMux, t Targets) {
+	columns := fiveWiresColumns(t)
+	mux.HandleFunc("GET /five-wires", func(w http.ResponseWriter, r *http.Request) {
+		v := viewFor(w, r)
+		// "course" keeps the course's look; fivewires.css widens the page
+		// for five columns.
+		v.Class = "course fivewires-page"
+		v.Styles = append(v.Styles, "/static/fivewires.css")
+		// wire.js first: fivewires.js uses its WireSocket.
+		v.Scripts = append(v.Scripts, "/static/wire.js", "/static/fivewires.js")
+		show(w, r, http.StatusOK, fiveWiresPage(v, fiveWiresWordsFor(v.Lang), columns))
+	})
+}
+
+// fiveWiresWords is every string of the five-wires page, in one
+// language. The page's script takes the ones it writes from data-
+// attributes of the page.
+type fiveWiresWords struct {
+	Title   string
+	Intro   string // what the reader is looking at
+	Measure string // what the numbers are
+	RunAll  string
+	Run     string
+	Frame   string // the label of a column's frame
+	// Lifecycle is the title of MCP's folded exchanges around its call.
+	Lifecycle string
+	Sent      string // what went out
+	Back      string // what came back
+	OnWire    string // the latency the playground measured
+	OnWireHow string
+	Page      string // the latency the page measured
+	PageHow   string
+	BytesOut  string
+	BytesIn   string
+	Session   string // MCP's totals with the lifecycle, followed by the numbers
+	Bytes     string // the units after a size and a time
+	Ms        string
+	Us        string
+	Running   string
+	Fastest   string            // marks the fastest column
+	Done      string            // followed by the fastest column's name
+	NoneDone  string            // no column answered
+	Closed    string            // the websocket closed during a call
+	NoAnswer  string            // nothing matched in time
+	Exited    string            // the stdio server ended before answering
+	NoSession string            // initialize answered without Mcp-Session-Id
+	Adds      map[string]string // by column: what the framing adds
+	Notes     map[string]string // by column: what to know about its numbers
+}
+
+// fiveWiresWordsFor returns the page's strings in l. One table for both
+// languages, so that a string added to one is visibly missing from the
+// other.
+func fiveWiresWordsFor(l lang) fiveWiresWords {
+	switch l {
+	case ru:
+		return fiveWiresWords{
+			Title: "Пять проводов, один вызов",
+			Intro: "Здесь один и тот же вызов инструмента, word_count с текстом «read the wire», сделан по пяти протоколам рядом. " +
+				"Инструмент один, и ответ один: 3 слова, 13 символов. Отличается только обёртка вокруг них, а с ней байты и время. " +
+				"stdio завершает одну строку JSON переводом строки. " +
+				"HTTP добавляет заголовочную часть: строку запроса и заголовки туда, строку статуса и заголовки обратно. " +
+				"gRPC кладёт вызов в кадры HTTP/2, ставит перед каждым сообщением Protobuf 5-байтовый префикс длины и передаёт статус в трейлерах. " +
+				"MCP заворачивает вызов в JSON-RPC и сначала требует сессию: initialize, затем notifications/initialized. " +
+				"A2A отправляет сообщение агенту, а тот открывает задачу и отвечает её жизненным циклом: состоянием, историей и артефактом с результатом.",
+			Measure: "В каждой колонке видно, какие байты ушли и какие вернулись, в точности (\\r\\n — конец строки CRLF, \\n — одиночный перевод строки), сколько их всего и два времени. " +
+				"«На проводе» меряет сам wirelab по своим отметкам времени: от отправки запроса до чтения последнего байта ответа. " +
+				"«Со страницы» — путь туда и обратно, каким его видит эта страница (performance.now()): к проводу добавляется websocket между страницей и wirelab. " +
+				"«Запустить все» запускает колонки по очереди, чтобы они не мешали друг другу, и отмечает самую быструю на проводе. " +
+				"Времена такого размера меняются от запуска к запуску: прежде чем делать выводы, запустите всё несколько раз. " +
+				"Любой кадр можно поправить и запустить снова.",
+			RunAll:    "Запустить все",
+			Run:       "Запустить",
+			Frame:     "Кадр",
+			Lifecycle: "Сессия вокруг вызова (не измеряется)",
+			Sent:      "Ушло",
+			Back:      "Вернулось",
+			OnWire:    "На проводе",
+			OnWireHow: "по отметкам времени wirelab: от первого байта запроса до последнего байта ответа",
+			Page:      "Со страницы",
+			PageHow:   "туда и обратно, как видит страница: performance.now() до отправки и при последнем ответе",
+			BytesOut:  "Байт туда",
+			BytesIn:   "Байт обратно",
+			Session:   "Вся сессия, байт туда и обратно:",
+			Bytes:     "Б",
+			Ms:        "мс",
+			Us:        "мкс",
+			Running:   "идёт…",
+			Fastest:   "быстрее всех на проводе",
+			Done:      "Быстрее всех на проводе:",
+			NoneDone:  "Ни один сервер не ответил.",
+			Closed:    "соединение со страницей wirelab закрылось; запустите снова",
+			NoAnswer:  "ответ не пришёл вовремя",
+			Exited:    "сервер завершился, не ответив",
+			NoSession: "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
+			Adds: map[string]string{
+				"stdio": "Построчная рамка: сообщение — одна строка JSON, перевод строки её завершает. По id ответ в трубе находит свой запрос.",
+				"http":  "Заголовочная часть HTTP: строка запроса, Host, Content-Type и Content-Length туда, строка статуса и заголовки обратно. Чей ответ, говорит само соединение.",
+				"grpc":  "Кадры HTTP/2 (у каждого 9-байтовый заголовок, заголовки сжаты HPACK), 5-байтовый префикс длины перед сообщением Protobuf и трейлеры с grpc-status.",
+				"mcp":   "JSON-RPC внутри HTTP и сессия: initialize выдаёт Mcp-Session-Id, и его несёт каждый следующий запрос. Результат в ответе дважды: текстом и в structuredContent.",
+				"a2a":   "Сообщение агенту, а не вызов инструмента: агент выбирает навык по тексту, выполняет его как задачу и отвечает задачей: состояние, история и артефакт с результатом.",
+			},
+			Notes: map[string]string{
+				"stdio": "Первый запуск стартует дочерний процесс (wirelab server stdio) с первой строкой, и его запуск входит в это время; следующие запуски идут в тот же процесс.",
+				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). До вызова wirelab узнаёт метод через reflection и устанавливает соединение, и это входит во время на проводе. В дампе — каждый кадр HTTP/2 соединения вызова; байты посчитаны по ним: 9 байт заголовка кадра плюс его данные, и 24 байта преамбулы соединения.",
+				"mcp":   "Измеряется только tools/call. Остальное в свёрнутой части: initialize и notifications/initialized до вызова, DELETE после. SESSION заменяется на id, который вернул initialize.",
+			},
+		}
+	default:
+		return fiveWiresWords{
+			Title: "Five wires, one call",
+			Intro: "Here one tool call, word_count with the text “read the wire”, is made over five protocols side by side. " +
+				"The tool is the same and so is its answer: 3 words, 13 characters. Only the framing around them differs, and with it the bytes and the time. " +
+				"stdio ends one line of JSON with a newline. " +
+				"HTTP adds a head: a request line and headers out, a status line and headers back. " +
+				"gRPC puts the call in HTTP/2 frames, a 5-byte length prefix before each Protobuf message, and the status in trailers. " +
+				"MCP wraps the call in JSON-RPC and needs a session first: initialize, then notifications/initialized. " +
+				"A2A sends a message to an agent, which opens a task and answers with its lifecycle: a state, the history and an artifact holding the result.",
+			Measure: "Each column shows the bytes that went out and came back, exactly (\\r\\n marks a CRLF line end, \\n a bare newline), how many there were, and two times. " +
+				"On the wire is measured by wirelab, from its own timestamps: from sending the request to reading the last byte of the answer. " +
+				"From the page is the round trip this page sees (performance.now()): the wire plus the websocket between the page and wirelab. " +
+				"Run all runs the columns one after another, so that they do not slow each other down, and marks the fastest on the wire. " +
+				"Times this small vary from run to run: run them all a few times before reading much into them. " +
+				"Edit any frame and run it again.",
+			RunAll:    "Run all",
+			Run:       "Run",
+			Frame:     "Frame",
+			Lifecycle: "The session around the call (not measured)",
+			Sent:      "Sent",
+			Back:      "Came back",
+			OnWire:    "On the wire",
+			OnWireHow: "wirelab's timestamps: the request's first byte to the answer's last",
+			Page:      "From the page",
+			PageHow:   "the round trip the page sees: performance.now() before sending and at the last answer",
+			BytesOut:  "Bytes out",
+			BytesIn:   "Bytes back",
+			Session:   "The whole session, bytes out and back:",
+			Bytes:     "B",
+			Ms:        "ms",
+			Us:        "µs",
+			Running:   "running…",
+			Fastest:   "fastest on the wire",
+			Done:      "Fastest on the wire:",
+			NoneDone:  "No server answered.",
+			Closed:    "the connection to wirelab closed; run again",
+			NoAnswer:  "no answer came in time",
+			Exited:    "the server exited before answering",
+			NoSession: "initialize answered without Mcp-Session-Id, so there is no session to call in",
+			Adds: map[string]string{
+				"stdio": "Newline framing: the message is one line of JSON, and the newline ends it. On a pipe, the id is how an answer finds its request.",
+				"http":  "An HTTP head: the request line, Host, Content-Type and Content-Length out; the status line and headers back. The connection says which answer is whose.",
+				"grpc":  "HTTP/2 frames (a 9-byte header each, headers compressed with HPACK), a 5-byte length prefix before the Protobuf message, and trailers carrying grpc-status.",
+				"mcp":   "JSON-RPC inside HTTP, and a session: initialize returns Mcp-Session-Id, which every later request carries. The answer holds the result twice, as text and as structuredContent.",
+				"a2a":   "A message to an agent, not a call to a tool: the agent picks the skill from the text, runs it as a task, and answers with the task: its state, the history, and an artifact holding the result.",
+			},
+			Notes: map[string]string{
+				"stdio": "The first run starts the child process (wirelab server stdio) with its first line, so that run's time includes the start; later runs reuse the process.",
+				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). Before the call, wirelab looks the method up by reflection and dials, and both are in the time on the wire. The dump is every HTTP/2 frame of the call's connection, and the bytes are counted from it: each frame's 9-byte header and payload, and the connection's 24-byte preface.",
+				"mcp":   "Only tools/call is measured. The rest is folded: initialize and notifications/initialized before the call, DELETE after it. SESSION is replaced with the id initialize returned.",
+			},
+		}
+	}
+}
+
+// frameRows is the height of a frame's field: its lines and one more,
+// for a browser that cannot size a field to its content (lesson.css
+// asks for field-sizing: content, which wraps long lines in view too).
+func frameRows(frame string) string {
+	return strconv.Itoa(strings.Count(strings.TrimRight(frame, "\n"), "\n") + 2)
+}

@@ -3,6 +3,7 @@ package playground
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,7 +24,22 @@ import (
 // "EXE server stdio" or "EXE server mcp", be that server.
 const childEnv = "WIRELAB_PLAYGROUND_TEST_CHILD"
 
+// customChild, as the first argument, makes the test binary the
+// learner's own server of the custom-stdio tests: a custom command line
+// carries no environment, so the marker is in argv. The child says its
+// pid and the rest of its argv on stderr, then serves the stdio
+// protocol.
+const customChild = "wirelab-test-child"
+
 func TestMain(m *testing.M) {
+	if len(os.Args) >= 2 && os.Args[1] == customChild {
+		args, _ := json.Marshal(os.Args[2:])
+		fmt.Fprintf(os.Stderr, "pid=%d args=%s\n", os.Getpid(), args)
+		if err := stdio.NewServer(tools.New(nil), nil).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(childEnv) != "" && len(os.Args) == 3 && os.Args[1] == "server" {
 		ctx := context.Background()
 		cat := tools.New(&tools.Options{DeployStep: time.Millisecond})
@@ -48,26 +64,59 @@ const patience = 20 * time.Second
 
 // startHub serves a hub on a loopback httptest server and returns it with
 // the websocket URL.
-func startHub(t *testing.T, targets Targets) (*hub, *httptest.Server) {
+func startHub(t testing.TB, targets Targets) (*hub, *httptest.Server) {
 	t.Helper()
+	return startHubAs(t, targets, "")
+}
+
+// startHubAs is startHub with every tab seen as coming from remoteAddr
+// ("" leaves the real, loopback, address): how a page opened from
+// another machine is simulated. Host and Origin still name this
+// machine, as they would behind a forwarded port.
+func startHubAs(t testing.TB, targets Targets, remoteAddr string) (*hub, *httptest.Server) {
+	t.Helper()
+	h := newTestHub(t, targets)
+	return h, serveHub(t, h, remoteAddr)
+}
+
+// newTestHub makes a hub whose stdio targets run the test binary.
+func newTestHub(t testing.TB, targets Targets) *hub {
 	t.Setenv(childEnv, "1")
 	if targets.Executable == "" {
 		targets.Executable = os.Args[0]
 	}
-	h := newHub(targets)
-	srv := httptest.NewServer(http.HandlerFunc(h.serveWS))
+	return newHub(targets)
+}
+
+// serveHub serves h on a loopback httptest server until the test ends,
+// then closes both.
+func serveHub(t testing.TB, h *hub, remoteAddr string) *httptest.Server {
+	handler := http.HandlerFunc(h.serveWS)
+	if remoteAddr != "" {
+		handler = func(w http.ResponseWriter, r *http.Request) {
+			r.RemoteAddr = remoteAddr
+			h.serveWS(w, r)
+		}
+	}
+	srv := httptest.NewServer(handler)
 	t.Cleanup(func() {
 		srv.Close()
 		h.close()
 	})
-	return h, srv
+	return srv
 }
 
 // dial opens a tab's websocket, with the Origin a page on this machine
 // sends.
-func dial(t *testing.T, srv *httptest.Server) *websocket.Conn {
+func dial(t testing.TB, srv *httptest.Server) *websocket.Conn {
 	t.Helper()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	return dialPath(t, srv, "")
+}
+
+// dialPath opens the websocket at srv's URL plus suffix ("?watch=...").
+func dialPath(t testing.TB, srv *httptest.Server, suffix string) *websocket.Conn {
+	t.Helper()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + suffix
 	conn, resp, err := websocket.DefaultDialer.Dial(url, http.Header{"Origin": {srv.URL}})
 	if err != nil {
 		t.Fatalf("dial: %v (%v)", err, resp)
@@ -76,7 +125,35 @@ func dial(t *testing.T, srv *httptest.Server) *websocket.Conn {
 	return conn
 }
 
-func send(t *testing.T, conn *websocket.Conn, c command) {
+// waitFor polls until cond holds, and fails after patience.
+func waitFor(t testing.TB, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting after %v", patience)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// readHello reads the first message of a websocket, which must be the
+// playground's hello.
+func readHello(t testing.TB, conn *websocket.Conn) hello {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(patience))
+	_, b, err := conn.ReadMessage()
+	if err != nil {
+		t.Fatalf("waiting for the hello: %v", err)
+	}
+	var h hello
+	if err := json.Unmarshal(b, &h); err != nil || h.Op != "hello" {
+		t.Fatalf("first message %s, want a hello (%v)", b, err)
+	}
+	return h
+}
+
+func send(t testing.TB, conn *websocket.Conn, c command) {
 	t.Helper()
 	if err := conn.WriteJSON(c); err != nil {
 		t.Fatal(err)
@@ -85,7 +162,7 @@ func send(t *testing.T, conn *websocket.Conn, c command) {
 
 // next reads events until one matches, and fails on an "error" event
 // unless that is what is wanted.
-func next(t *testing.T, conn *websocket.Conn, match func(event) bool) event {
+func next(t testing.TB, conn *websocket.Conn, match func(event) bool) event {
 	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(patience))
 	for {
@@ -230,6 +307,7 @@ func TestRefusals(t *testing.T) {
 func TestRateLimit(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	conn := dial(t, srv)
+	readHello(t, conn)
 	for i := range frameBurst + 5 {
 		send(t, conn, command{Op: "send", ID: int64(i + 1), Target: "nowhere"})
 	}
@@ -268,20 +346,55 @@ func TestWebsocketOrigin(t *testing.T) {
 	}
 }
 
+// TestHello: the first message of a tab is its hello, with a session id
+// of 32 hex digits, different for every tab, and local=true for a page
+// on this machine.
+func TestHello(t *testing.T) {
+	_, srv := startHub(t, Targets{})
+	a, b := readHello(t, dial(t, srv)), readHello(t, dial(t, srv))
+	for _, h := range []hello{a, b} {
+		if len(h.Session) != 2*sessionIDBytes || strings.Trim(h.Session, "0123456789abcdef") != "" {
+			t.Errorf("session id %q: want %d hex digits", h.Session, 2*sessionIDBytes)
+		}
+		if !h.Local || h.Watching {
+			t.Errorf("hello %+v: want local, not watching", h)
+		}
+	}
+	if a.Session == b.Session {
+		t.Errorf("two tabs share the session id %q", a.Session)
+	}
+}
+
 // TestSessionsLeaveNothing opens and closes 50 tabs that each start a
-// child server: afterwards no child runs and no goroutine is left.
+// child server and are each watched by a follower: every follower sees
+// the session end and is closed, and afterwards no child runs and no
+// goroutine is left.
 func TestSessionsLeaveNothing(t *testing.T) {
 	h, srv := startHub(t, Targets{})
 	before := runtime.NumGoroutine()
+	var watchers []*websocket.Conn
 	for range 50 {
 		conn := dial(t, srv)
+		id := readHello(t, conn).Session
+		watcher := dialPath(t, srv, "?watch="+id)
+		readHello(t, watcher)
+		watchers = append(watchers, watcher)
 		send(t, conn, command{Op: "send", ID: 1, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"x"}}`})
 		next(t, conn, func(ev event) bool { return ev.Dir == "in" })
+		next(t, watcher, func(ev event) bool { return ev.Dir == "in" })
 		conn.Close()
-		// Sessions end in the background; stay under the hub's limit.
+		// Sessions end in the background, their followers told last;
+		// stay under the hub's limit.
 		for h.sessionCount() >= maxSessions-1 {
 			time.Sleep(time.Millisecond)
 		}
+	}
+	for i, watcher := range watchers {
+		next(t, watcher, func(ev event) bool { return ev.Kind == "session-end" })
+		if _, _, err := watcher.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
+			t.Fatalf("follower %d: after session-end it read %v, want a normal close", i, err)
+		}
+		watcher.Close()
 	}
 	deadline := time.Now().Add(patience)
 	for h.sessionCount() > 0 || h.childCount() > 0 || runtime.NumGoroutine() > before+2 {
@@ -291,5 +404,11 @@ func TestSessionsLeaveNothing(t *testing.T) {
 				h.sessionCount(), h.childCount(), runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	h.mu.Lock()
+	left := len(h.registry)
+	h.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d sessions are still in the registry", left)
 	}
 }

@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -106,7 +105,8 @@ func (c *course) find(l lang, slug string) (prev, cur, next *lesson) {
 //	GET /learn/{slug}  one lesson, with its contents and its neighbours
 //
 // ?lang=en|ru picks the language and a cookie remembers it; ?embed=1
-// leaves out everything around the text, for an iframe.
+// leaves out everything around the text, for an iframe (viewFor, in
+// layout.templ).
 //
 // The lessons are rendered here, once. One that does not render is a bug
 // in the embedded text, which the tests render too, so it panics.
@@ -117,11 +117,11 @@ func mountLessons(mux *http.ServeMux, lessons fs.FS) {
 	}
 	mux.Handle("GET /learn", http.RedirectHandler("/learn/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /learn/{$}", func(w http.ResponseWriter, r *http.Request) {
-		v := c.view(w, r)
+		v := viewFor(w, r)
 		show(w, r, http.StatusOK, courseList(v, c.lessons[v.Lang]))
 	})
 	mux.HandleFunc("GET /learn/{slug}", func(w http.ResponseWriter, r *http.Request) {
-		v := c.view(w, r)
+		v := viewFor(w, r)
 		prev, cur, next := c.find(v.Lang, r.PathValue("slug"))
 		if cur == nil {
 			show(w, r, http.StatusNotFound, lessonNotFound(v, r.PathValue("slug")))
@@ -129,64 +129,6 @@ func mountLessons(mux *http.ServeMux, lessons fs.FS) {
 		}
 		show(w, r, http.StatusOK, lessonPage(v, cur, prev, next))
 	})
-}
-
-// langCookie remembers the language a learner chose, for a year.
-const (
-	langCookie    = "lang"
-	langCookieAge = 365 * 24 * 60 * 60
-)
-
-// pageView is what every course page needs besides its content.
-type pageView struct {
-	uiText
-	Path  string // the page's path, for the language switch
-	Embed bool   // leave out the header, for an iframe
-}
-
-// view reads a request's language and embed flag. A language chosen
-// with ?lang= is remembered in a cookie, except in an embedded view: a
-// page that shows a lesson in an iframe should not change the language
-// of the learner's own visits.
-func (c *course) view(w http.ResponseWriter, r *http.Request) pageView {
-	q := r.URL.Query()
-	v := pageView{Path: r.URL.Path, Embed: q.Get("embed") == "1"}
-	l, ok := parseLang(q.Get("lang"))
-	switch {
-	case ok && !v.Embed:
-		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: string(l), Path: "/",
-			MaxAge: langCookieAge, HttpOnly: true, SameSite: http.SameSiteLaxMode})
-	case !ok:
-		l = en
-		if ck, err := r.Cookie(langCookie); err == nil {
-			if cl, ok := parseLang(ck.Value); ok {
-				l = cl
-			}
-		}
-	}
-	v.uiText = l.text()
-	return v
-}
-
-// show writes a page with a status. The page is rendered first, so that
-// a failure can still be answered with 500 rather than half a page.
-func show(w http.ResponseWriter, r *http.Request, status int, page templ.Component) {
-	var b bytes.Buffer
-	if err := page.Render(r.Context(), &b); err != nil {
-		http.Error(w, "rendering the page: "+err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	// The same URL answers in the language of the cookie.
-	w.Header().Set("Vary", "Cookie")
-	w.WriteHeader(status)
-	// A failure now is a client gone away: nobody is left to tell.
-	_, _ = b.WriteTo(w)
-}
-
-// langHref is the link that shows the same page in another language.
-func langHref(v pageView, l lang) templ.SafeURL {
-	return templ.SafeURL(v.Path + "?lang=" + string(l))
 }
 
 // lessonHref is the address of a lesson.

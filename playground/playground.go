@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/a-h/templ"
-
 	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/protocols/tools"
@@ -65,16 +63,18 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		MCPURL:   opts.MCPURL,
 		A2AURL:   opts.A2AURL,
 		Servers: []serverRow{
-			{Protocol: "stdio", Command: "wirelab server stdio", Note: "runs as a child process of its client"},
-			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL, Note: "not started"},
-			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr, Note: "not started"},
-			{Protocol: "MCP", Command: "wirelab server mcp --http 127.0.0.1:8021", URL: opts.MCPURL, Note: "not started (over stdio: wirelab server mcp)"},
-			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL, Note: "not started"},
+			{Protocol: "stdio", Command: "wirelab server stdio", Child: true},
+			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL},
+			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr},
+			{Protocol: "MCP", Command: "wirelab server mcp --http 127.0.0.1:8021", URL: opts.MCPURL, Stdio: "wirelab server mcp"},
+			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL},
 		},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
-	mux.Handle("GET /{$}", templ.Handler(home(view)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		show(w, r, http.StatusOK, home(viewFor(w, r), view))
+	})
 	mountLessons(mux, chapters.FS)
 	mountConsoles(mux, h.targets)
 	mountFiveWires(mux, h.targets)
@@ -122,10 +122,3 @@ func tryA2A(url string) string {
 }
 
 const tryStdio = `echo '{"name":"word_count","args":{"text":"read the wire"}}' | wirelab server stdio`
-
-func versions(d tools.Definition) string {
-	if len(d.CompatibleVersions) == 0 {
-		return d.Version
-	}
-	return d.Version + " (also serves " + strings.Join(d.CompatibleVersions, ", ") + ")"
-}

@@ -45,3 +45,60 @@ func TestHomeWithoutHTTPServer(t *testing.T) {
 		t.Errorf("home without an HTTP server: %d\n%s", w.Code, w.Body.String())
 	}
 }
+
+// TestHomeLanguages checks the home page in each language, chosen as on
+// every page: ?lang=, else the cookie, else English.
+func TestHomeLanguages(t *testing.T) {
+	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", Loopback: true})
+	ruCookie := &http.Cookie{Name: "lang", Value: "ru"}
+	english := []string{`<html lang="en">`, "<h2>Servers</h2>", "<h2>Try it</h2>", "<h2>Tools</h2>",
+		`<a href="/learn/">Start the course</a>`, `<a href="/console/">Consoles</a>`, `<a href="/five-wires">Five wires</a>`,
+		`<span class="live">live</span> at <code>http://127.0.0.1:9999</code>`,
+		"runs as a child process of its client", "not started (over stdio: <code>wirelab server mcp</code>)",
+		"1.1 (also serves 1.0)", "<th>What it does</th>"}
+	russian := []string{`<html lang="ru">`, "<h2>Серверы</h2>", "<h2>Попробуйте</h2>", "<h2>Инструменты</h2>",
+		`<a href="/learn/">Начать курс</a>`, `<a href="/console/">Консоли</a>`, `<a href="/five-wires">Пять проводов</a>`,
+		`<span class="live">работает</span> по адресу <code>http://127.0.0.1:9999</code>`,
+		"запускается как дочерний процесс своего клиента", "не запущен (через stdio: <code>wirelab server mcp</code>)",
+		"1.1 (обслуживает и 1.0)", "<th>Что делает</th>"}
+	for _, tt := range []struct {
+		name, target string
+		cookie       *http.Cookie
+		want, not    []string
+	}{
+		{"English by default", "/", nil, english, russian},
+		{"Russian asked for", "/?lang=ru", nil, russian, english},
+		{"Russian remembered", "/", ruCookie, russian, english},
+		{"the query beats the cookie", "/?lang=en", ruCookie, english, russian},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var cookies []*http.Cookie
+			if tt.cookie != nil {
+				cookies = append(cookies, tt.cookie)
+			}
+			w := get(h, tt.target, cookies...)
+			body := w.Body.String()
+			if w.Code != http.StatusOK || w.Header().Get("Vary") != "Cookie" {
+				t.Errorf("GET %s = %d, Vary %q", tt.target, w.Code, w.Header().Get("Vary"))
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(body, s) {
+					t.Errorf("GET %s: no %s in\n%s", tt.target, s, body)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(body, s) {
+					t.Errorf("GET %s: %s should not be there", tt.target, s)
+				}
+			}
+		})
+	}
+	// Choosing on the home page is remembered for the course.
+	set := get(h, "/?lang=ru").Result().Cookies()
+	if len(set) != 1 || set[0].Name != "lang" || set[0].Value != "ru" {
+		t.Fatalf("GET /?lang=ru set cookies %v", set)
+	}
+	if body := get(h, "/learn/", set...).Body.String(); !strings.Contains(body, `<html lang="ru">`) {
+		t.Errorf("the cookie from the home page did not choose Russian for the course")
+	}
+}

@@ -15,7 +15,17 @@ type command struct {
 	Op     string `json:"op"` // "send" or "restart"
 	ID     int64  `json:"id"`
 	Target string `json:"target"`
+	To     string `json:"to,omitempty"` // a custom target's command line, URL or address
 	Frame  string `json:"frame"`
+}
+
+// hello is the first message on every websocket: which session it is,
+// whether the tab may start processes, and whether it only watches.
+type hello struct {
+	Op       string `json:"op"` // "hello"
+	Session  string `json:"session"`
+	Local    bool   `json:"local"`
+	Watching bool   `json:"watching"`
 }
 
 // event is a message to the page: a piece of traffic ("event"), or the
@@ -24,6 +34,7 @@ type event struct {
 	Op      string `json:"op"`
 	ID      int64  `json:"id,omitempty"`
 	Target  string `json:"target,omitempty"`
+	To      string `json:"to,omitempty"`   // a custom target's "to", as the page sent it
 	Dir     string `json:"dir,omitempty"`  // "out", "in", "err", or "note" (the playground speaking)
 	Kind    string `json:"kind,omitempty"` // "line", "stderr", "raw", "http-head", "http-body", "grpc", "exit", ...
 	At      string `json:"at,omitempty"`   // when the bytes crossed, RFC 3339 with nanoseconds
@@ -33,35 +44,47 @@ type event struct {
 }
 
 // session is one tab: one websocket with one reader (run) and one writer
-// (write), the tab's child processes, and the exchanges it waits on.
+// (pump), the tab's child processes, the exchanges it waits on, and the
+// feed that its followers watch.
 type session struct {
 	hub   *hub
 	conn  *websocket.Conn
-	local bool // the tab is on this machine, so it may start children
+	id    string // random and unguessable: the key to watching this session
+	local bool   // the tab is on this machine, so it may start children
 
 	ctx    context.Context // ends when the tab goes or the hub closes
 	cancel context.CancelFunc
-	out    chan event     // to the writer; never closed, the writer stops at ctx
+	out    chan []byte    // JSON messages to the writer; never closed, the writer stops at ctx
+	feed   *feed          // every event goes through it, to out and to the followers
 	flight chan struct{}  // one token per exchange in progress
 	wg     sync.WaitGroup // counts exchanges and child readers
 
 	mu       sync.Mutex // guards children
-	children map[string]*child
+	children map[childKey]*child
 }
 
+// newSession makes the session of a tab that has just connected, with
+// its hello queued as the first message.
 func newSession(h *hub, conn *websocket.Conn, local bool) *session {
-	return &session{hub: h, conn: conn, local: local,
-		out: make(chan event, sendBuffer), flight: make(chan struct{}, maxInFlight), children: make(map[string]*child)}
+	ctx, cancel := context.WithCancel(h.ctx)
+	s := &session{hub: h, conn: conn, id: newSessionID(), local: local, ctx: ctx, cancel: cancel,
+		out: make(chan []byte, sendBuffer), flight: make(chan struct{}, maxInFlight), children: make(map[childKey]*child)}
+	s.feed = newFeed(s.out, cancel)
+	// The writer has not started and nothing else sends yet: the hello
+	// goes first, and fits.
+	s.out <- mustJSON(hello{Op: "hello", Session: s.id, Local: local})
+	return s
 }
 
 // run reads commands until the tab goes away or the hub closes, then
-// stops everything the session started and waits for it.
-func (s *session) run(ctx context.Context) {
-	s.ctx, s.cancel = context.WithCancel(ctx)
+// stops everything the session started, waits for it, and tells the
+// followers that the session ended.
+func (s *session) run() {
 	writerDone := make(chan struct{})
-	// The writer stops when the session's context ends.
+	// The writer stops when the session's context ends or a write fails.
 	go func() {
-		s.write()
+		pump(s.ctx, s.conn, s.out, nil)
+		s.cancel()
 		close(writerDone)
 	}()
 	// A read blocks until the tab sends or the connection closes; closing
@@ -69,17 +92,15 @@ func (s *session) run(ctx context.Context) {
 	stopRead := context.AfterFunc(s.ctx, func() { s.conn.Close() })
 	defer stopRead()
 
-	s.conn.SetReadLimit(maxFrame + 64<<10) // the frame plus its JSON envelope
-	s.conn.SetReadDeadline(time.Now().Add(pongWait))
-	s.conn.SetPongHandler(func(string) error { return s.conn.SetReadDeadline(time.Now().Add(pongWait)) })
-	rate := bucket{tokens: frameBurst}
+	keepAlive(s.conn)
+	rate := bucket{rate: s.hub.frameRate, burst: s.hub.frameBurst, tokens: s.hub.frameBurst}
 	for {
 		var c command
 		if err := s.conn.ReadJSON(&c); err != nil {
 			break
 		}
 		if !rate.take(time.Now()) {
-			s.refuse(c.ID, fmt.Sprintf("too many frames: at most %d a second; wait a moment", framesPerSecond))
+			s.refuse(c.ID, fmt.Sprintf("too many frames: at most %g a second; wait a moment", rate.rate))
 			continue
 		}
 		s.handle(c)
@@ -89,6 +110,18 @@ func (s *session) run(ctx context.Context) {
 	s.wg.Wait()
 	<-writerDone
 	s.conn.Close()
+	// Every event of the session has been published: the followers have
+	// seen it all.
+	s.hub.unregister(s)
+	s.feed.end()
+}
+
+// keepAlive sets the read limits of a tab's connection: the largest
+// message, and how long the tab may stay silent (pongs count).
+func keepAlive(conn *websocket.Conn) {
+	conn.SetReadLimit(maxFrame + 64<<10) // the frame plus its JSON envelope
+	conn.SetReadDeadline(time.Now().Add(pongWait))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(pongWait)) })
 }
 
 // handle serves one command from the page.
@@ -97,10 +130,15 @@ func (s *session) handle(c command) {
 		s.refuse(c.ID, fmt.Sprintf("the frame is %d bytes; at most %d are sent", len(c.Frame), maxFrame))
 		return
 	}
+	if isCustom(c.Target) {
+		s.handleCustom(c)
+		return
+	}
+	c.To = "" // only custom targets have one, and only they echo it
 	switch c.Op {
 	case "send":
 	case "restart":
-		s.restartChild(c.Target)
+		s.restartChild(childKey{target: c.Target})
 		return
 	default:
 		s.refuse(c.ID, fmt.Sprintf("unknown op %q: the page sends \"send\" or \"restart\"", c.Op))
@@ -119,7 +157,7 @@ func (s *session) handle(c command) {
 	case "grpc":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, t.GRPCAddr) })
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, mcp-http, a2a and grpc", c.Target))
+		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, mcp-http, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
 	}
 }
 
@@ -147,8 +185,8 @@ func (s *session) exchange(c command, do func(context.Context) error) {
 	}()
 }
 
-// emit queues an event for the page. A tab that does not keep up is
-// dropped rather than waited on.
+// emit sends an event to the page and to the session's followers. A tab
+// that does not keep up is dropped rather than waited on (feed.publish).
 func (s *session) emit(ev event) {
 	if ev.Op == "" {
 		ev.Op = "event"
@@ -156,56 +194,80 @@ func (s *session) emit(ev event) {
 	if ev.At == "" && ev.Op == "event" {
 		ev.At = time.Now().UTC().Format(time.RFC3339Nano)
 	}
-	select {
-	case s.out <- ev:
-	default:
-		s.cancel()
-	}
+	s.feed.publish(mustJSON(ev))
 }
 
 func (s *session) refuse(id int64, message string) {
 	s.emit(event{Op: "error", ID: id, Message: message})
 }
 
-// write is the connection's one writer: events, and pings that keep an
-// idle connection alive.
-func (s *session) write() {
+// mustJSON encodes a message to the page. Messages are made of strings,
+// numbers and booleans only, so encoding cannot fail.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("playground: encoding a message: " + err.Error())
+	}
+	return b
+}
+
+// pump is a connection's one writer: the messages from out, and pings
+// that keep an idle connection alive. It returns when ctx ends (after a
+// close frame, "going away"), when a write fails, or, once ended is
+// closed, when it has written what out still holds (then the close frame
+// says "normal closure"). A nil ended never closes.
+func pump(ctx context.Context, conn *websocket.Conn, out <-chan []byte, ended <-chan struct{}) {
 	ping := time.NewTicker(pingPeriod)
 	defer ping.Stop()
+	write := func(b []byte) bool {
+		conn.SetWriteDeadline(time.Now().Add(writeWait))
+		return conn.WriteMessage(websocket.TextMessage, b) == nil
+	}
+	goodbye := func(code int) {
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(writeWait))
+	}
 	for {
 		select {
-		case <-s.ctx.Done():
-			s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(writeWait))
+		case <-ctx.Done():
+			goodbye(websocket.CloseGoingAway)
 			return
-		case ev := <-s.out:
-			b, err := json.Marshal(ev)
-			if err != nil {
-				continue
-			}
-			s.conn.SetWriteDeadline(time.Now().Add(writeWait))
-			if s.conn.WriteMessage(websocket.TextMessage, b) != nil {
-				s.cancel()
+		case b := <-out:
+			if !write(b) {
 				return
 			}
+		case <-ended:
+			// Nothing is sent on out after ended closes (feed.end), so
+			// what is there is all there will be.
+			for {
+				select {
+				case b := <-out:
+					if !write(b) {
+						return
+					}
+				default:
+					goodbye(websocket.CloseNormalClosure)
+					return
+				}
+			}
 		case <-ping.C:
-			if s.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)) != nil {
-				s.cancel()
+			if conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)) != nil {
 				return
 			}
 		}
 	}
 }
 
-// bucket is a token bucket: framesPerSecond tokens a second, up to
-// frameBurst. Only the session's reader uses it.
+// bucket is a token bucket: rate tokens a second, up to burst. Only the
+// session's reader uses it.
 type bucket struct {
-	tokens float64
-	last   time.Time
+	rate, burst float64
+	tokens      float64
+	last        time.Time
 }
 
 func (b *bucket) take(now time.Time) bool {
 	if !b.last.IsZero() {
-		b.tokens = min(frameBurst, b.tokens+now.Sub(b.last).Seconds()*framesPerSecond)
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
 	}
 	b.last = now
 	if b.tokens < 1 {

@@ -70,8 +70,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 
 	url := "http://" + ln.Addr().String()
 	if !*noOpen && env.OpenBrowser != nil {
-		if err := env.OpenBrowser(url); err != nil {
-			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url)
+		if err := env.OpenBrowser(url + "/learn/"); err != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url+"/learn/")
 		}
 	}
 	pg := playground.New(cat, &playground.Options{

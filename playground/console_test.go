@@ -1,0 +1,216 @@
+package playground
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/wirelab/wirelab/protocols/a2a"
+	"github.com/wirelab/wirelab/protocols/grpctool"
+	"github.com/wirelab/wirelab/protocols/httpjson"
+	"github.com/wirelab/wirelab/protocols/mcp"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// liveServers starts the reference HTTP, gRPC, MCP and A2A servers on
+// loopback, with the guards wirelab serve gives them (Host and Origin
+// must name this machine), and says where they are.
+func liveServers(t *testing.T) Targets {
+	t.Helper()
+	cat := tools.New(&tools.Options{DeployStep: time.Millisecond})
+	api := httptest.NewServer(httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true}))
+	t.Cleanup(api.Close)
+	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	mcpSrv := httptest.NewServer(mcpHandler)
+	t.Cleanup(func() { mcpHandler.Close(); mcpSrv.Close() })
+	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true})
+	agentSrv := httptest.NewServer(agent)
+	t.Cleanup(func() { agent.Close(); agentSrv.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpctool.NewServer(cat, nil)
+	// Ends at Stop, in the cleanup.
+	go g.Serve(ln)
+	t.Cleanup(g.Stop)
+	return Targets{HTTPURL: api.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
+}
+
+var (
+	sessionHeader = regexp.MustCompile(`(?i)Mcp-Session-Id: *(\S+)`)
+	taskID        = regexp.MustCompile(`"task":\{"id":"([^"]+)"`)
+)
+
+// TestConsoleTemplates sends every template of every console, in the
+// order the composer lists them, to the reference servers, filling in the
+// placeholders the way the page does, and looks for each template's
+// expected answer.
+func TestConsoleTemplates(t *testing.T) {
+	targets := liveServers(t)
+	_, srv := startHub(t, targets)
+	hosts := map[string]string{}
+	for target, base := range map[string]string{"http": targets.HTTPURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hosts[target] = u.Host
+	}
+	for _, c := range consoles() {
+		for _, target := range c.Targets {
+			t.Run(c.Slug+"/"+target, func(t *testing.T) {
+				conn := dial(t, srv)
+				fill := strings.NewReplacer() // placeholders known so far
+				vars := map[string]string{"{{host}}": hosts[target]}
+				var id int64
+				for _, tpl := range c.Templates {
+					if tpl.Target != target {
+						continue
+					}
+					var pairs []string
+					for k, v := range vars {
+						pairs = append(pairs, k, v)
+					}
+					fill = strings.NewReplacer(pairs...)
+					id++
+					send(t, conn, command{Op: "send", ID: id, Target: target, Frame: fill.Replace(tpl.Frame)})
+					answer := awaitAnswer(t, conn, id, target, fill.Replace(tpl.Expect))
+					if m := sessionHeader.FindStringSubmatch(answer); m != nil {
+						vars["{{session}}"] = m[1]
+					}
+					if m := taskID.FindStringSubmatch(answer); m != nil {
+						vars["{{task}}"] = m[1]
+					}
+					if tpl.Expect != "" && !strings.Contains(answer, fill.Replace(tpl.Expect)) {
+						t.Errorf("template %q: the answer has no %q:\n%s", tpl.Name, tpl.Expect, answer)
+					}
+				}
+			})
+		}
+	}
+}
+
+// awaitAnswer reads the events of one frame until the answer holds want,
+// or the exchange ends, and returns everything that came back. A stdio
+// frame has no end of its own: with nothing to want (a notification), it
+// returns once the frame has gone out.
+func awaitAnswer(t *testing.T, conn *websocket.Conn, id int64, target, want string) string {
+	t.Helper()
+	var got strings.Builder
+	conn.SetReadDeadline(time.Now().Add(patience))
+	defer conn.SetReadDeadline(time.Time{})
+	stdio := target == "stdio" || target == "mcp-stdio"
+	for {
+		var ev event
+		if err := conn.ReadJSON(&ev); err != nil {
+			t.Fatalf("frame %d: %v; so far:\n%s", id, err, got.String())
+		}
+		switch {
+		case ev.Op == "error" && ev.ID == id:
+			got.WriteString("refused: " + ev.Message)
+			return got.String()
+		case ev.Dir == "out" && ev.ID == id && stdio && want == "":
+			return got.String()
+		case ev.Dir == "in" && (ev.ID == id || stdio) && ev.Kind != "raw":
+			got.WriteString(ev.Text)
+		case ev.Dir == "note" && ev.ID == id && ev.Kind == "end":
+			return got.String()
+		}
+		if want != "" && strings.Contains(got.String(), want) {
+			return got.String()
+		}
+		if ev.Kind == "grpc" && ev.ID == id {
+			return got.String()
+		}
+	}
+}
+
+// TestConsolePages renders the console list and every console in both
+// languages: each console carries its templates, for each of its targets,
+// and the addresses of the live servers in its data.
+func TestConsolePages(t *testing.T) {
+	targets := Targets{HTTPURL: "http://127.0.0.1:8019", GRPCAddr: "127.0.0.1:8020", MCPURL: "http://127.0.0.1:8021/mcp", A2AURL: "http://127.0.0.1:8022"}
+	mux := http.NewServeMux()
+	mountConsoles(mux, targets)
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", path, nil)
+		req.RemoteAddr = "127.0.0.1:5000"
+		mux.ServeHTTP(rec, req)
+		return rec
+	}
+	if rec := get("/console"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/console/" {
+		t.Errorf("/console: %d to %q, want a redirect to /console/", rec.Code, rec.Header().Get("Location"))
+	}
+	list := get("/console/").Body.String()
+	for _, c := range consoles() {
+		if !strings.Contains(list, `href="/console/`+c.Slug+`"`) {
+			t.Errorf("the console list has no link to %s", c.Slug)
+		}
+	}
+	for _, c := range consoles() {
+		for _, l := range allLangs() {
+			rec := get("/console/" + c.Slug + "?lang=" + string(l))
+			if rec.Code != http.StatusOK {
+				t.Fatalf("/console/%s: %d", c.Slug, rec.Code)
+			}
+			body := rec.Body.String()
+			if !strings.Contains(body, `lang="`+string(l)+`"`) {
+				t.Errorf("/console/%s?lang=%s is not in %s", c.Slug, l, l)
+			}
+			if !strings.Contains(body, consoleStrings(l).Transcript) {
+				t.Errorf("/console/%s?lang=%s lacks its %s strings", c.Slug, l, l)
+			}
+			data := consoleDataOf(t, body)
+			for _, target := range c.Targets {
+				n := 0
+				for _, tpl := range data.Templates {
+					if tpl.Target == target {
+						n++
+					}
+				}
+				if n == 0 {
+					t.Errorf("/console/%s offers no template for %s", c.Slug, target)
+				}
+			}
+			if data.Bases["mcp-http"] != targets.MCPURL || data.Bases["grpc"] != targets.GRPCAddr {
+				t.Errorf("/console/%s: bases %v, want the live servers", c.Slug, data.Bases)
+			}
+			for _, asset := range []string{"/static/console.js", "/static/transcript.js", "/static/sequence.js", "/static/wire.js", "/static/console.css"} {
+				if !strings.Contains(body, asset) {
+					t.Errorf("/console/%s does not load %s", c.Slug, asset)
+				}
+			}
+		}
+	}
+	if rec := get("/console/nope"); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "nope") {
+		t.Errorf("/console/nope: %d, want 404 naming it", rec.Code)
+	}
+	if body := get("/console/mcp?watch=abc").Body.String(); consoleDataOf(t, body).Watch != "abc" {
+		t.Errorf("a console opened with ?watch= does not follow that session")
+	}
+}
+
+// consoleDataOf reads the data a console page gives its script.
+func consoleDataOf(t *testing.T, page string) consoleData {
+	t.Helper()
+	_, rest, ok := strings.Cut(page, `<script id="console-data" type="application/json">`)
+	if !ok {
+		t.Fatalf("the page has no console-data script:\n%s", page)
+	}
+	text, _, _ := strings.Cut(rest, "</script>")
+	var d consoleData
+	if err := json.Unmarshal([]byte(text), &d); err != nil {
+		t.Fatalf("console-data: %v", err)
+	}
+	return d
+}

@@ -1,0 +1,192 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// Custom targets are the learner's own servers: a command line to start
+// (custom-stdio), an http:// base URL (custom-http), or a gRPC server's
+// host:port (custom-grpc), given in the command's "to". They count
+// against the same limits as the playground's own targets.
+
+// maxTo bounds a custom target's "to": a command line or an address is
+// short, and every event of the target echoes it.
+const maxTo = 4 << 10
+
+// isCustom reports whether a target is one of the learner's own servers.
+func isCustom(target string) bool { return strings.HasPrefix(target, "custom-") }
+
+// handleCustom serves one command for a custom target.
+func (s *session) handleCustom(c command) {
+	if !s.local {
+		// Starting a program, or connecting wherever the page says, is for
+		// the learner at this machine only.
+		s.refuse(c.ID, fmt.Sprintf("%s runs only for pages opened on this machine: this one came from elsewhere", c.Target))
+		return
+	}
+	if strings.TrimSpace(c.To) == "" {
+		s.refuse(c.ID, fmt.Sprintf(`%s needs "to": %s`, c.Target, customExample(c.Target)))
+		return
+	}
+	if len(c.To) > maxTo {
+		s.refuse(c.ID, fmt.Sprintf(`"to" is %d bytes; at most %d are taken`, len(c.To), maxTo))
+		return
+	}
+	switch c.Op {
+	case "send":
+	case "restart":
+		if c.Target != "custom-stdio" {
+			s.refuse(c.ID, fmt.Sprintf("only stdio servers restart; %s has no process of ours to restart", c.Target))
+			return
+		}
+		s.restartChild(childKey{target: c.Target, to: c.To})
+		return
+	default:
+		s.refuse(c.ID, fmt.Sprintf("unknown op %q: the page sends \"send\" or \"restart\"", c.Op))
+		return
+	}
+	switch c.Target {
+	case "custom-stdio":
+		s.sendLine(c)
+	case "custom-http":
+		base, err := customURL(c.To)
+		if err != nil {
+			s.refuse(c.ID, err.Error())
+			return
+		}
+		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, base) })
+	case "custom-grpc":
+		addr, err := customAddr(c.To)
+		if err != nil {
+			s.refuse(c.ID, err.Error())
+			return
+		}
+		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, addr) })
+	default:
+		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the custom targets are custom-stdio, custom-http and custom-grpc", c.Target))
+	}
+}
+
+// customExample says what a custom target's "to" looks like.
+func customExample(target string) string {
+	switch target {
+	case "custom-stdio":
+		return `the command line that starts your server, such as "python3 my_server.py"`
+	case "custom-http":
+		return `your server's base URL, such as "http://127.0.0.1:9000"`
+	case "custom-grpc":
+		return `your server's host:port, such as "127.0.0.1:9000"`
+	}
+	return "where your server is"
+}
+
+// customURL checks the base URL of a custom-http target.
+func customURL(to string) (string, error) {
+	to = strings.TrimSpace(to)
+	scheme, _, _ := strings.Cut(to, "://")
+	switch strings.ToLower(scheme) {
+	case "http":
+	case "https":
+		// The playground writes the request's bytes to a TCP connection and
+		// shows the answer's bytes as they arrive; under TLS those bytes
+		// would be ciphertext, and showing the plaintext inside needs more.
+		return "", fmt.Errorf("custom-http: https is not supported yet (the playground shows plain HTTP/1.1 bytes); serve your server on http:// and point at that, got %q", to)
+	default:
+		return "", fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
+	}
+	u, err := url.Parse(to)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
+	}
+	return to, nil
+}
+
+// customAddr checks the host:port of a custom-grpc target.
+func customAddr(to string) (string, error) {
+	to = strings.TrimSpace(to)
+	host, port, err := net.SplitHostPort(to)
+	if err != nil || host == "" || port == "" || strings.Contains(to, "/") {
+		return "", fmt.Errorf("custom-grpc needs %s (no scheme: plaintext gRPC only, for now), got %q", customExample("custom-grpc"), to)
+	}
+	return to, nil
+}
+
+// startError says that a custom command line did not start, naming it.
+func startError(to string, err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		err = inner // stdio.StartProcess's own wrapping repeats the program's name
+	}
+	return fmt.Errorf("custom-stdio: could not start %q: %v", to, err)
+}
+
+// splitCommandLine splits a command line into words the way a POSIX
+// shell does (blanks separate words; 'single quotes' keep everything
+// literally; "double quotes" keep everything but \", \\, \$ and \`;
+// outside quotes, a backslash keeps the next character) and does
+// nothing else a shell would: no shell runs, so variables, ~, globs,
+// pipes and redirections reach the program as they are.
+func splitCommandLine(line string) ([]string, error) {
+	var (
+		argv   []string
+		word   strings.Builder
+		inWord bool // a word has begun, possibly empty: ''
+	)
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\n', '\r':
+			if inWord {
+				argv = append(argv, word.String())
+				word.Reset()
+				inWord = false
+			}
+		case '\\':
+			if i+1 == len(line) {
+				return nil, fmt.Errorf("the command line ends with a backslash, which escapes nothing: %q", line)
+			}
+			i++
+			if line[i] != '\n' { // backslash-newline joins two lines
+				word.WriteByte(line[i])
+			}
+			inWord = true
+		case '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, fmt.Errorf("unbalanced single quote at byte %d of the command line: %q", i, line)
+			}
+			word.WriteString(line[i+1 : i+1+end])
+			i += 1 + end
+			inWord = true
+		case '"':
+			j := i + 1
+			for ; j < len(line) && line[j] != '"'; j++ {
+				if line[j] == '\\' && j+1 < len(line) && strings.IndexByte("\"\\$`\n", line[j+1]) >= 0 {
+					j++
+					if line[j] == '\n' {
+						continue
+					}
+				}
+				word.WriteByte(line[j])
+			}
+			if j == len(line) {
+				return nil, fmt.Errorf("unbalanced double quote at byte %d of the command line: %q", i, line)
+			}
+			i = j
+			inWord = true
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		argv = append(argv, word.String())
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("the command line is empty")
+	}
+	return argv, nil
+}

@@ -1,0 +1,225 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// feed carries a session's events to its tab and to the tabs that watch
+// it (followers). It keeps the latest events for a follower that comes
+// late, and never waits on anyone: a tab or follower that falls behind
+// by sendBuffer events is dropped.
+type feed struct {
+	presenter chan<- []byte // the session's own writer
+	drop      func()        // ends the session, whose tab fell behind
+
+	// mu guards everything below. Sends on channels under it never
+	// block (select with default), so holding it is short.
+	mu        sync.Mutex
+	ring      [replayEvents][]byte // the latest events, oldest at first
+	first, n  int                  // where the oldest is, and how many
+	size      int                  // bytes in the ring, at most replayBytes
+	followers map[*follower]bool
+	ended     bool // the session is over; no follower may attach
+}
+
+// follower is a tab watching a session: its own buffer and writer, so
+// that it neither slows the session nor other followers.
+type follower struct {
+	out    chan []byte        // to the follower's writer; sent on only by the feed, under its lock
+	ended  chan struct{}      // closed by the feed when the session ends, after its last send on out
+	cancel context.CancelFunc // drops the follower
+}
+
+func newFeed(presenter chan<- []byte, drop func()) *feed {
+	return &feed{presenter: presenter, drop: drop, followers: make(map[*follower]bool)}
+}
+
+// publish sends one event, as JSON, to the tab and the followers, and
+// keeps it for followers yet to come.
+func (f *feed) publish(b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ended {
+		return
+	}
+	f.keep(b)
+	select {
+	case f.presenter <- b:
+	default:
+		f.drop()
+	}
+	for fl := range f.followers {
+		f.tell(fl, b)
+	}
+}
+
+// keep adds an event to the ring, forgetting the oldest past
+// replayEvents or replayBytes. f.mu is held.
+func (f *feed) keep(b []byte) {
+	if f.n == replayEvents {
+		f.forgetOldest()
+	}
+	f.ring[(f.first+f.n)%replayEvents] = b
+	f.n++
+	f.size += len(b)
+	for f.size > replayBytes && f.n > 1 {
+		f.forgetOldest()
+	}
+}
+
+func (f *feed) forgetOldest() {
+	f.size -= len(f.ring[f.first])
+	f.ring[f.first] = nil
+	f.first = (f.first + 1) % replayEvents
+	f.n--
+}
+
+// tell sends one message to one attached follower, and drops the
+// follower if its buffer is full. f.mu is held.
+func (f *feed) tell(fl *follower, b []byte) {
+	select {
+	case fl.out <- b:
+	default:
+		delete(f.followers, fl)
+		fl.cancel()
+	}
+}
+
+// attach makes fl a follower, with hello and the replay queued in its
+// buffer, in that order, before any live event. fl.out must be empty and
+// hold 1+replayEvents+sendBuffer messages.
+func (f *feed) attach(fl *follower, hello []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ended {
+		return errSessionEnded
+	}
+	if len(f.followers) >= maxWatchers {
+		return errTooManyWatchers
+	}
+	fl.out <- hello
+	for i := range f.n {
+		fl.out <- f.ring[(f.first+i)%replayEvents]
+	}
+	f.followers[fl] = true
+	return nil
+}
+
+// detach forgets a follower whose tab has gone.
+func (f *feed) detach(fl *follower) {
+	f.mu.Lock()
+	delete(f.followers, fl)
+	f.mu.Unlock()
+}
+
+// answer sends a message to one follower only (a refusal of its
+// command), if it still follows.
+func (f *feed) answer(fl *follower, b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.followers[fl] {
+		f.tell(fl, b)
+	}
+}
+
+// end tells every follower that the session ended, and lets their
+// writers finish: after this, the feed sends nothing.
+func (f *feed) end() {
+	bye := mustJSON(event{Op: "event", Dir: "note", Kind: "session-end",
+		At: time.Now().UTC().Format(time.RFC3339Nano), Text: "the session you were watching ended"})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ended = true
+	for fl := range f.followers {
+		f.tell(fl, bye)
+		close(fl.ended)
+		delete(f.followers, fl)
+	}
+}
+
+// watchers says how many followers the session has.
+func (f *feed) watchers() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.followers)
+}
+
+// The reasons a follower cannot attach, answered before the upgrade.
+var (
+	errSessionEnded    = errors.New("the session has ended")
+	errTooManyWatchers = fmt.Errorf("the session already has %d watchers, the most it may have", maxWatchers)
+)
+
+// serveWatch serves a follower of the session with this id: a read-only
+// tab that sees the session's replay, then its events as they happen,
+// until the session or the tab ends.
+func (h *hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
+	ctx, cancel := context.WithCancel(h.ctx)
+	defer cancel()
+	fl := &follower{out: make(chan []byte, 1+replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
+	greeting := mustJSON(hello{Op: "hello", Session: id, Watching: true})
+
+	// Found and attached under the hub's lock: unregister takes the same
+	// lock before the feed ends, so the session cannot end in between.
+	h.mu.Lock()
+	s := h.registry[id]
+	status, refusal := 0, ""
+	switch {
+	case h.ctx.Err() != nil:
+		status, refusal = http.StatusServiceUnavailable, "the playground is shutting down"
+	case s == nil:
+		status, refusal = http.StatusNotFound, fmt.Sprintf("no session %q to watch: it has ended, or the id is mistyped (a tab learns its id from the playground's hello)", id)
+	default:
+		switch err := s.feed.attach(fl, greeting); {
+		case errors.Is(err, errSessionEnded):
+			status, refusal = http.StatusNotFound, fmt.Sprintf("no session %q to watch: it has ended", id)
+		case err != nil:
+			status, refusal = http.StatusServiceUnavailable, "cannot watch: "+err.Error()
+		default:
+			h.wg.Add(1)
+		}
+	}
+	h.mu.Unlock()
+	if status != 0 {
+		http.Error(w, refusal, status)
+		return
+	}
+	defer h.wg.Done()
+	defer s.feed.detach(fl)
+
+	conn, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // Upgrade has answered the request
+	}
+	writerDone := make(chan struct{})
+	// The writer stops when the follower's context ends (the hub closes,
+	// the follower falls behind, its tab goes), when a write fails, or
+	// when the session ends and the last events are written.
+	go func() {
+		pump(ctx, conn, fl.out, fl.ended)
+		cancel()
+		close(writerDone)
+	}()
+	// Closing the connection when the context ends unblocks the read
+	// loop below.
+	stopRead := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stopRead()
+
+	keepAlive(conn)
+	refusal = fmt.Sprintf("this tab is watching session %s; it cannot send", id)
+	for {
+		var c command
+		if err := conn.ReadJSON(&c); err != nil {
+			break
+		}
+		s.feed.answer(fl, mustJSON(event{Op: "error", ID: c.ID, Message: refusal}))
+	}
+	cancel()
+	<-writerDone
+	conn.Close()
+}

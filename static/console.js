@@ -1,0 +1,486 @@
+// A wire console: compose a frame (from a template or by hand), send it
+// to a live server through the playground, and read every byte that comes
+// back, as a transcript, a sequence diagram, and per message in pretty,
+// raw and hex views. The page's data (targets, templates, strings) is in
+// <script type="application/json" id="console-data">, written by
+// playground/console.go.
+(function () {
+  "use strict";
+
+  const data = JSON.parse(document.getElementById("console-data").textContent);
+  const T = data.text; // the page's strings, in its language
+  const $ = (id) => document.getElementById(id);
+  const el = {
+    target: $("target"), to: $("custom-to"), toRow: $("custom-row"), template: $("template"), composer: $("composer"),
+    check: $("check"), send: $("send"), restart: $("restart"), copyAs: $("copy-as"), copyOut: $("copy-out"),
+    rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
+    stderr: $("stderr"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
+    share: $("share"), clear: $("clear"), status: $("status"),
+  };
+  const storeKey = "wirelab.console." + data.slug;
+  const watching = data.watch !== "";
+  const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
+  const transcript = new WireTranscript.Transcript(changed);
+  const known = { session: "", task: "" }; // values templates may use
+  let selected = null; // the row shown in the detail pane
+  let view = "pretty";
+  let sendAnyway = false; // the learner saw the JSON warning and sends anyway
+
+  // ---- targets and templates
+
+  function currentTarget() {
+    return el.target.value;
+  }
+
+  function isCustom() {
+    return currentTarget().startsWith("custom-");
+  }
+
+  // templateTarget is the target whose templates fit the current one: a
+  // custom server is offered the templates of the protocol's own.
+  function templateTarget() {
+    const t = currentTarget();
+    if (!t.startsWith("custom-")) return t;
+    const kind = t === "custom-stdio" ? /stdio/ : t === "custom-grpc" ? /grpc/ : /http|a2a/;
+    return data.targets.find((x) => kind.test(x)) || data.targets[0];
+  }
+
+  function hostOf(target) {
+    if (target.startsWith("custom-")) {
+      try {
+        return new URL(el.to.value).host;
+      } catch (e) {
+        return el.to.value;
+      }
+    }
+    const base = data.bases[target] || "";
+    try {
+      return new URL(base).host;
+    } catch (e) {
+      return base;
+    }
+  }
+
+  function fill(frame) {
+    return frame
+      .replaceAll("{{host}}", hostOf(currentTarget()))
+      .replaceAll("{{session}}", known.session || "{{session}}")
+      .replaceAll("{{task}}", known.task || "{{task}}");
+  }
+
+  function listTemplates() {
+    const t = templateTarget();
+    el.template.replaceChildren(new Option(T.pickTemplate, ""));
+    data.templates.forEach((tpl, i) => {
+      if (tpl.target === t) el.template.append(new Option(tpl.name, String(i)));
+    });
+    el.toRow.hidden = !isCustom();
+    el.restart.hidden = !/stdio/.test(currentTarget());
+  }
+
+  el.target.addEventListener("change", () => {
+    listTemplates();
+    save();
+  });
+  el.to.addEventListener("change", save);
+  el.template.addEventListener("change", () => {
+    if (el.template.value === "") return;
+    el.composer.value = fill(data.templates[Number(el.template.value)].frame);
+    el.template.value = "";
+    checkFrame();
+    save();
+  });
+
+  // ---- checking a frame before it goes
+
+  // problem says what is wrong with the frame for its target, or "".
+  function problem(frame) {
+    const t = templateTarget();
+    if (frame.includes("{{session}}")) return T.needSession;
+    if (frame.includes("{{task}}")) return T.needTask;
+    if (/stdio/.test(t)) {
+      const lines = frame.split("\n").filter((l) => l.trim() !== "");
+      if (lines.length === 0) return T.empty;
+      for (let i = 0; i < lines.length; i++) {
+        const e = jsonError(lines[i]);
+        if (e) return T.lineNotJSON.replace("%d", i + 1) + ": " + e;
+      }
+      return "";
+    }
+    if (t === "grpc") {
+      const nl = frame.indexOf("\n");
+      const method = (nl < 0 ? frame : frame.slice(0, nl)).trim();
+      if (!/^\/?[\w.]+\/\w+$/.test(method)) return T.grpcMethod;
+      const body = nl < 0 ? "" : frame.slice(nl + 1).trim();
+      const e = body === "" ? "" : jsonError(body);
+      return e ? T.bodyNotJSON + ": " + e : "";
+    }
+    const { head, body } = WireTranscript.splitHTTP(frame);
+    if (!/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(head.split("\n")[0].trim())) return T.requestLine;
+    if (/^content-type:\s*application\/json/im.test(head) && body.trim() !== "") {
+      const e = jsonError(body.trim());
+      if (e) return T.bodyNotJSON + ": " + e;
+    }
+    return "";
+  }
+
+  function jsonError(text) {
+    try {
+      JSON.parse(text);
+      return "";
+    } catch (e) {
+      return e.message;
+    }
+  }
+
+  function checkFrame() {
+    const p = problem(el.composer.value);
+    sendAnyway = false;
+    el.check.textContent = p ? "⚠ " + p : T.looksRight;
+    el.check.className = p ? "check bad" : "check ok";
+    el.send.textContent = T.send;
+    renderCopy();
+    return p;
+  }
+  el.composer.addEventListener("input", () => {
+    checkFrame();
+    saveSoon();
+  });
+
+  // ---- sending
+
+  function send() {
+    if (watching) return;
+    const frame = el.composer.value;
+    const p = checkFrame();
+    // A wrong frame is worth sending on purpose: the server's answer to
+    // it is a lesson too. The first press warns, the second sends.
+    if (p && !sendAnyway) {
+      sendAnyway = true;
+      el.send.textContent = T.sendAnyway;
+      return;
+    }
+    const msg = { op: "send", target: currentTarget(), frame: frame };
+    if (isCustom()) msg.to = el.to.value.trim();
+    wire.send(msg);
+    sendAnyway = false;
+    el.send.textContent = T.send;
+  }
+  el.send.addEventListener("click", send);
+  el.composer.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send();
+    }
+  });
+  el.restart.addEventListener("click", () => {
+    const msg = { op: "restart", target: currentTarget() };
+    if (isCustom()) msg.to = el.to.value.trim();
+    wire.send(msg);
+  });
+
+  // ---- what comes back
+
+  wire.listen((msg) => {
+    if (msg.op === "hello") {
+      el.status.textContent = watching ? T.watchingSession.replace("%s", msg.session) : T.connected;
+      if (!watching && msg.session) {
+        const url = location.origin + location.pathname + "?watch=" + encodeURIComponent(msg.session);
+        el.share.href = url;
+        el.share.textContent = url;
+      }
+      return;
+    }
+    if (msg.op === "closed") {
+      el.status.textContent = T.closed;
+      return;
+    }
+    learn(msg);
+    transcript.event(msg);
+  });
+
+  // learn remembers what later templates need: the MCP session's id and
+  // the last A2A task.
+  function learn(msg) {
+    if (msg.kind === "http-head") {
+      const m = /^mcp-session-id:\s*(\S+)/im.exec(msg.text);
+      if (m) known.session = m[1];
+    }
+    if (msg.kind === "http-body" || msg.kind === "line") {
+      const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
+      if (m) known.task = m[1];
+    }
+  }
+
+  // ---- the transcript
+
+  function fmtTime(at) {
+    if (!at) return "";
+    const d = new Date(WireTranscript.atMillis(at));
+    const frac = /\.(\d{1,6})/.exec(at);
+    return d.toTimeString().slice(0, 8) + (frac ? "." + frac[1].padEnd(6, "0").slice(0, 6) : "");
+  }
+
+  function rowElement(r) {
+    const tr = document.createElement("tr");
+    tr.className = "row row-" + r.dir + (r.old ? " row-old" : "") + (r.ask ? " row-ask" : "") + (r.kind === "refused" ? " row-refused" : "");
+    tr.dataset.n = r.n;
+    tr.dataset.dir = r.dir;
+    const cells = [
+      String(r.n),
+      fmtTime(r.at),
+      { out: "→", in: "←", note: "·" }[r.dir] || r.dir,
+      r.to ? r.target + " " + r.to : r.target,
+      r.summary || r.kind,
+      r.size ? r.size + " B" : "",
+      r.latency !== undefined && r.latency !== null ? r.latency.toFixed(1) + " ms" : "",
+    ];
+    const classes = ["n", "at", "dir", "target", "summary", "size", "latency"];
+    cells.forEach((c, i) => {
+      const td = document.createElement("td");
+      td.className = classes[i];
+      td.textContent = c;
+      tr.append(td);
+    });
+    if (r.ask && !watching && !r.old) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "answer";
+      b.textContent = T.answer;
+      b.addEventListener("click", (e) => {
+        e.stopPropagation();
+        answer(r);
+      });
+      tr.querySelector(".summary").append(" ", b);
+    }
+    tr.addEventListener("click", () => select(r));
+    return tr;
+  }
+
+  function changed(what, r) {
+    if (what === "clear") {
+      el.rows.replaceChildren();
+      el.stderr.textContent = "";
+      select(null);
+    } else if (what === "row") {
+      el.rows.append(rowElement(r));
+      el.rows.lastChild.scrollIntoView({ block: "nearest" });
+    } else if (what === "update") {
+      const old = el.rows.querySelector(`tr[data-n="${r.n}"]`);
+      if (old) old.replaceWith(rowElement(r));
+      if (selected === r) select(r);
+    } else if (what === "stderr") {
+      el.stderr.textContent += r.text;
+      el.stderr.scrollTop = el.stderr.scrollHeight;
+    }
+    if (what !== "stderr") drawSoon();
+    saveSoon();
+  }
+
+  function select(r) {
+    selected = r;
+    el.detail.hidden = r === null;
+    for (const tr of el.rows.querySelectorAll("tr.selected")) tr.classList.remove("selected");
+    if (r === null) return;
+    const tr = el.rows.querySelector(`tr[data-n="${r.n}"]`);
+    if (tr) tr.classList.add("selected");
+    el.detailBody.textContent = WireTranscript[view](r);
+  }
+
+  for (const tab of el.views) {
+    tab.addEventListener("click", () => {
+      view = tab.dataset.view;
+      for (const t of el.views) t.setAttribute("aria-selected", String(t === tab));
+      if (selected) select(selected);
+    });
+  }
+
+  // answer puts a response to the server's request in the composer, for
+  // the learner to read, change and send.
+  function answer(r) {
+    const text = r.kind === "sse" ? r.sseData : r.kind === "http" ? WireTranscript.splitHTTP(r.text).body : r.text;
+    const req = WireTranscript.parseJSON(text);
+    if (!req) return;
+    let result = {};
+    if (req.method === "elicitation/create") {
+      const content = {};
+      const props = (req.params && req.params.requestedSchema && req.params.requestedSchema.properties) || {};
+      for (const [k, s] of Object.entries(props)) {
+        content[k] = s.type === "boolean" ? true : s.type === "number" || s.type === "integer" ? 0 : "";
+      }
+      result = { action: "accept", content: content };
+    } else if (req.method === "roots/list") {
+      result = { roots: [] };
+    } else if (req.method === "sampling/createMessage") {
+      result = { role: "assistant", content: { type: "text", text: "written by hand" }, model: "by-hand" };
+    }
+    const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: result });
+    if (/stdio/.test(templateTarget())) {
+      el.composer.value = body;
+    } else {
+      const session = known.session ? "Mcp-Session-Id: " + known.session + "\nMCP-Protocol-Version: 2025-11-25\n" : "";
+      el.composer.value = "POST /mcp HTTP/1.1\nHost: " + hostOf(currentTarget()) + "\nAccept: application/json, text/event-stream\nContent-Type: application/json\n" + session + "\n" + body;
+    }
+    checkFrame();
+    el.composer.focus();
+  }
+
+  // ---- copy as a command to run in a terminal
+
+  function shellQuote(s) {
+    return "'" + s.replace(/'/g, "'\\''") + "'";
+  }
+
+  function copyCommand(kind) {
+    const frame = el.composer.value;
+    const t = templateTarget();
+    if (kind === "printf") {
+      const lines = frame.split("\n").filter((l) => l.trim() !== "");
+      const cmd = isCustom() ? el.to.value.trim() : data.commands[t] || "wirelab server stdio";
+      return "printf '%s\\n' " + lines.map(shellQuote).join(" ") + " | " + cmd;
+    }
+    if (kind === "grpcurl") {
+      const nl = frame.indexOf("\n");
+      const method = (nl < 0 ? frame : frame.slice(0, nl)).trim().replace(/^\//, "");
+      const body = nl < 0 ? "" : frame.slice(nl + 1).trim();
+      const addr = isCustom() ? el.to.value.trim() : data.bases[t] || "";
+      return "grpcurl -plaintext " + (body ? "-d " + shellQuote(body) + " " : "") + addr + " " + method;
+    }
+    // curl: the request line and headers as flags; curl adds Host and
+    // Content-Length itself.
+    const { head, body } = WireTranscript.splitHTTP(frame);
+    const lines = head.split("\n");
+    const [method, path] = lines[0].trim().split(/\s+/);
+    let origin = "";
+    try {
+      origin = new URL(isCustom() ? el.to.value.trim() : data.bases[t]).origin;
+    } catch (e) {
+      origin = "http://" + hostOf(currentTarget());
+    }
+    const parts = ["curl -i"];
+    if (method !== "GET" || body.trim() !== "") parts.push("-X " + method);
+    parts.push(shellQuote(origin + path));
+    for (const h of lines.slice(1)) {
+      if (/^(host|content-length):/i.test(h) || h.trim() === "") continue;
+      parts.push("-H " + shellQuote(h.trim()));
+    }
+    if (body.trim() !== "") parts.push("--data-raw " + shellQuote(body.trim()));
+    return parts.join(" \\\n  ");
+  }
+
+  function copyKinds() {
+    const t = templateTarget();
+    if (/stdio/.test(t)) return ["printf"];
+    if (t === "grpc") return ["grpcurl"];
+    return ["curl"];
+  }
+
+  function renderCopy() {
+    el.copyOut.textContent = el.composer.value.trim() === "" ? "" : copyCommand(copyKinds()[0]);
+    el.copyAs.textContent = T.copyAs.replace("%s", copyKinds()[0]);
+  }
+  el.copyAs.addEventListener("click", () => {
+    renderCopy();
+    if (navigator.clipboard) navigator.clipboard.writeText(el.copyOut.textContent).catch(() => {});
+  });
+
+  // ---- the sequence diagram
+
+  let drawTimer = 0;
+  function drawSoon() {
+    if (drawTimer) return;
+    drawTimer = setTimeout(() => {
+      drawTimer = 0;
+      el.diagram.innerHTML = WireSequence.svg(transcript.rows.filter((r) => !r.old));
+    }, 100);
+  }
+
+  function download(name, type, text) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: type }));
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+  el.exportSVG.addEventListener("click", () => {
+    download("wirelab-" + data.slug + ".svg", "image/svg+xml", WireSequence.svg(transcript.rows.filter((r) => !r.old), { color: "#1b1f24", background: "#ffffff" }));
+  });
+  el.exportMermaid.addEventListener("click", () => {
+    el.mermaidOut.hidden = false;
+    el.mermaidOut.value = WireSequence.mermaid(transcript.rows.filter((r) => !r.old));
+    el.mermaidOut.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(el.mermaidOut.value).catch(() => {});
+  });
+
+  // ---- history across reloads
+
+  const keep = 300; // rows kept: enough to scroll back through a lesson
+  let saveTimer = 0;
+  function saveSoon() {
+    if (saveTimer || watching) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = 0;
+      save();
+    }, 300);
+  }
+
+  function save() {
+    if (watching) return;
+    const rows = transcript.rows.slice(-keep).map((r) => Object.assign({}, r, { raw: r.raw && r.raw.length > 65536 ? "" : r.raw }));
+    try {
+      localStorage.setItem(storeKey, JSON.stringify({ target: currentTarget(), to: el.to.value, composer: el.composer.value, rows: rows, stderr: el.stderr.textContent.slice(-16384) }));
+    } catch (e) {
+      // Storage full or off: the console works without history.
+    }
+  }
+
+  function load() {
+    let saved = null;
+    try {
+      saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+    } catch (e) {
+      saved = null;
+    }
+    if (!saved || watching) return false;
+    if ([...el.target.options].some((o) => o.value === saved.target)) el.target.value = saved.target;
+    el.to.value = saved.to || "";
+    el.composer.value = saved.composer || "";
+    if (saved.rows && saved.rows.length > 0) {
+      transcript.restore(saved.rows);
+      const note = document.createElement("tr");
+      note.className = "row row-note row-break";
+      const td = document.createElement("td");
+      td.colSpan = 7;
+      td.textContent = T.earlier;
+      note.append(td);
+      el.rows.append(note);
+    }
+    el.stderr.textContent = saved.stderr || "";
+    return true;
+  }
+
+  el.clear.addEventListener("click", () => {
+    transcript.clear();
+    try {
+      localStorage.removeItem(storeKey);
+    } catch (e) {}
+    save();
+  });
+
+  // ---- start
+
+  load();
+  listTemplates();
+  if (el.composer.value === "" && !watching) {
+    const first = data.templates.findIndex((t) => t.target === templateTarget());
+    if (first >= 0) el.composer.value = fill(data.templates[first].frame);
+  }
+  checkFrame();
+  drawSoon();
+  if (watching) {
+    for (const e of [el.send, el.restart, el.composer, el.template, el.target]) e.disabled = true;
+  }
+  wire.connect();
+})();

@@ -1,0 +1,320 @@
+// A console's transcript: the playground's events (playground/hub.go)
+// made into rows a learner reads, one per message on the wire.
+//
+// A row is a plain object, so that it can be kept in localStorage:
+//
+//   {n, dir: "out"|"in"|"note", kind, target, to, ex (the frame's id),
+//    at (the playground's RFC 3339 time), ms (the same, in ms),
+//    text (pretty source), raw (the exact bytes, when they differ),
+//    size, summary, rpc (JSON-RPC id as text, or ""), latency (ms or null),
+//    ask (true: a request from the server the learner may answer)}
+//
+// What becomes a row:
+//   - a stdio frame: one row per line sent, one per line read back;
+//   - an HTTP exchange: the request, then the answer's head with its body,
+//     or, for an SSE stream, the head and then one row per event;
+//   - a gRPC call: the request, then the whole exchange as captured;
+//   - the playground's refusals and fixes, as notes.
+// stderr of a child is not a row: it goes to its own pane.
+(function () {
+  "use strict";
+
+  // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
+  // into milliseconds with the fraction kept (Date.parse keeps only ms).
+  function atMillis(at) {
+    const m = /^(.*T\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at || "");
+    if (!m) return Date.parse(at) || 0;
+    return Date.parse(m[1] + m[3]) + (m[2] ? parseFloat(m[2]) * 1000 : 0);
+  }
+
+  function parseJSON(text) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      return undefined;
+    }
+  }
+
+  // describe names a JSON message: a JSON-RPC request, notification,
+  // result or error, or a stdio tool call and its answer.
+  function describe(msg) {
+    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return { summary: "", rpc: "" };
+    const rpc = msg.id === undefined || msg.id === null ? "" : JSON.stringify(msg.id);
+    const idText = rpc ? " (id " + rpc + ")" : "";
+    if (typeof msg.method === "string") return { summary: msg.method + idText, rpc: rpc, request: rpc !== "" };
+    if (typeof msg.name === "string") return { summary: msg.name + idText, rpc: rpc, request: rpc !== "" };
+    if (msg.error) {
+      const code = msg.error.code !== undefined ? msg.error.code : "";
+      return { summary: "error " + code + idText, rpc: rpc };
+    }
+    if (msg.result !== undefined) {
+      const bad = msg.result && msg.result.isError ? " isError" : "";
+      return { summary: "result" + bad + idText, rpc: rpc };
+    }
+    return { summary: "", rpc: rpc };
+  }
+
+  // splitHTTP separates an HTTP message's head from its body.
+  function splitHTTP(text) {
+    const t = text.replace(/\r\n/g, "\n");
+    const i = t.indexOf("\n\n");
+    if (i < 0) return { head: t, body: "" };
+    return { head: t.slice(0, i), body: t.slice(i + 2) };
+  }
+
+  // sseEvents cuts complete SSE events off the front of buf; what is left
+  // is the start of an event still arriving.
+  function sseEvents(buf) {
+    const events = [];
+    let rest = buf.replace(/\r\n/g, "\n");
+    let i;
+    while ((i = rest.indexOf("\n\n")) >= 0) {
+      const block = rest.slice(0, i);
+      rest = rest.slice(i + 2);
+      if (block.trim() === "") continue;
+      const ev = { event: "message", data: [], id: "", block: block + "\n\n" };
+      for (const line of block.split("\n")) {
+        if (line.startsWith(":")) continue; // a comment
+        const c = line.indexOf(":");
+        const field = c < 0 ? line : line.slice(0, c);
+        let value = c < 0 ? "" : line.slice(c + 1);
+        if (value.startsWith(" ")) value = value.slice(1);
+        if (field === "data") ev.data.push(value);
+        else if (field === "event") ev.event = value;
+        else if (field === "id") ev.id = value;
+      }
+      ev.data = ev.data.join("\n");
+      events.push(ev);
+    }
+    return { events: events, rest: rest };
+  }
+
+  class Transcript {
+    constructor(onChange) {
+      this.rows = [];
+      this.onChange = onChange || (() => {});
+      this.exchanges = new Map(); // frame id -> {request row, head row, sse buffer, raw}
+      this.stderr = [];
+    }
+
+    add(row) {
+      row.n = this.rows.length + 1;
+      this.rows.push(row);
+      this.onChange("row", row);
+      return row;
+    }
+
+    // matchLatency finds the request an answer answers: the latest row
+    // sent to the same target with the same JSON-RPC id and no answer yet.
+    matchLatency(row) {
+      if (!row.rpc) return;
+      for (let i = this.rows.length - 1; i >= 0; i--) {
+        const r = this.rows[i];
+        if (r.dir === "out" && r.target === row.target && r.to === row.to && r.rpc === row.rpc && !r.answered && r.request) {
+          r.answered = true;
+          row.latency = row.ms - r.ms;
+          row.answers = r.n;
+          return;
+        }
+      }
+    }
+
+    // event takes one message from the playground.
+    event(ev) {
+      if (ev.op === "error") {
+        this.add({ dir: "note", kind: "refused", target: ev.target || "", ex: ev.id, at: "", ms: 0, text: ev.message, size: 0, summary: ev.message });
+        return;
+      }
+      if (ev.op !== "event") return;
+      const base = { target: ev.target, to: ev.to || "", ex: ev.id || 0, at: ev.at, ms: atMillis(ev.at) };
+      switch (ev.kind) {
+        case "line":
+          return this.line(ev, base);
+        case "stderr":
+          this.stderr.push({ at: ev.at, target: ev.target, text: ev.text });
+          this.onChange("stderr", ev);
+          return;
+        case "http-request":
+          return this.httpRequest(ev, base);
+        case "raw":
+          return this.raw(ev);
+        case "http-head":
+          return this.httpHead(ev, base);
+        case "http-body":
+          return this.httpBody(ev, base);
+        case "grpc-call":
+          return this.grpcCall(ev, base);
+        case "grpc":
+          return this.grpc(ev, base);
+        default: // fix, exit, end, session-end: the playground's notes
+          if (ev.kind === "end") {
+            const x = this.exchanges.get(ev.id);
+            if (x && x.head) this.onChange("update", x.head);
+            return;
+          }
+          this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text }));
+      }
+    }
+
+    line(ev, base) {
+      // A frame may hold several lines: each is a message of its own.
+      const lines = ev.text.split("\n").filter((l) => l !== "");
+      for (const l of lines) {
+        const msg = parseJSON(l);
+        const d = describe(msg);
+        const row = Object.assign({}, base, {
+          dir: ev.dir, kind: "line", text: l, size: new TextEncoder().encode(l + "\n").length,
+          summary: msg === undefined ? "not JSON" : d.summary, rpc: d.rpc, request: !!d.request,
+        });
+        if (ev.dir === "in") {
+          if (d.request) row.ask = true; // the server asks the client
+          else this.matchLatency(row);
+        }
+        this.add(row);
+      }
+    }
+
+    httpRequest(ev, base) {
+      const { head, body } = splitHTTP(ev.text);
+      const first = head.split("\n")[0];
+      const msg = parseJSON(body);
+      const d = describe(msg);
+      const row = this.add(Object.assign(base, {
+        dir: "out", kind: "http", text: ev.text, size: ev.size, summary: first + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, request: !!d.request,
+      }));
+      this.exchanges.set(ev.id, { request: row, head: null, sse: "", raw: "", stream: false });
+    }
+
+    raw(ev) {
+      const x = this.exchanges.get(ev.id);
+      if (!x) return;
+      x.raw += ev.text;
+      if (x.head) {
+        x.head.raw = x.raw;
+        x.head.size = new TextEncoder().encode(x.raw).length;
+      }
+    }
+
+    httpHead(ev, base) {
+      const x = this.exchanges.get(ev.id) || { request: null, sse: "", raw: "" };
+      const status = ev.text.split("\n")[0];
+      x.stream = /^content-type:\s*text\/event-stream/im.test(ev.text);
+      // The head arrives without the blank line that ends it; the body,
+      // if any, is added after one.
+      const head = ev.text.replace(/\r\n/g, "\n").replace(/\n*$/, "\n\n");
+      const row = this.add(Object.assign(base, {
+        dir: "in", kind: "http", text: head, raw: x.raw, size: new TextEncoder().encode(x.raw).length, summary: status, rpc: "",
+      }));
+      if (x.request) {
+        row.latency = row.ms - x.request.ms;
+        row.answers = x.request.n;
+      }
+      x.head = row;
+      this.exchanges.set(ev.id, x);
+    }
+
+    httpBody(ev, base) {
+      const x = this.exchanges.get(ev.id);
+      if (!x || !x.head) return;
+      if (!x.stream) {
+        // A plain body belongs to the head's row: one row, one answer.
+        x.head.text += ev.text;
+        const d = describe(parseJSON(splitHTTP(x.head.text).body));
+        if (d.summary) x.head.summary = x.head.text.split("\n")[0] + " · " + d.summary;
+        if (d.request) x.head.ask = true;
+        this.onChange("update", x.head);
+        return;
+      }
+      const { events, rest } = sseEvents(x.sse + ev.text);
+      x.sse = rest;
+      for (const e of events) {
+        const msg = parseJSON(e.data);
+        const d = describe(msg);
+        const row = Object.assign({}, base, {
+          dir: "in", kind: "sse", text: e.block, size: new TextEncoder().encode(e.block).length,
+          summary: "SSE " + e.event + (e.id ? " #" + e.id : "") + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, sseData: e.data,
+        });
+        if (d.request) row.ask = true;
+        else if (d.rpc) {
+          row.latency = row.ms - x.request.ms;
+          row.answers = x.request.n;
+        } else if (x.request) row.latency = row.ms - x.request.ms;
+        this.add(row);
+      }
+    }
+
+    grpcCall(ev, base) {
+      const method = ev.text.split("\n")[0].trim();
+      const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size, summary: method }));
+      this.exchanges.set(ev.id, { request: row });
+    }
+
+    grpc(ev, base) {
+      const x = this.exchanges.get(ev.id);
+      const status = /grpc-status:\s*(\d+)/.exec(ev.text);
+      const msg = /grpc-message:\s*(.*)/.exec(ev.text);
+      const row = Object.assign(base, {
+        dir: "in", kind: "grpc", text: ev.text, size: ev.size,
+        summary: status ? "grpc-status " + status[1] + (msg ? " · " + msg[1] : "") : "no grpc-status",
+      });
+      if (x && x.request) {
+        row.latency = row.ms - x.request.ms;
+        row.answers = x.request.n;
+      }
+      this.add(row);
+    }
+
+    // restore puts back rows kept from before a reload.
+    restore(rows) {
+      for (const r of rows) {
+        r.old = true;
+        this.add(r);
+      }
+    }
+
+    clear() {
+      this.rows = [];
+      this.exchanges.clear();
+      this.stderr = [];
+      this.onChange("clear");
+    }
+  }
+
+  // views of a row: pretty (JSON indented, HTTP head then body), raw (the
+  // bytes as they crossed, with CR shown), hex (offset, bytes, text).
+  function pretty(row) {
+    if (row.kind === "line") {
+      const msg = parseJSON(row.text);
+      return msg === undefined ? row.text : JSON.stringify(msg, null, 2);
+    }
+    if (row.kind === "sse") {
+      const msg = parseJSON(row.sseData);
+      return msg === undefined ? row.text : row.text.split("\n").filter((l) => !l.startsWith("data:")).join("\n").trim() + "\ndata:\n" + JSON.stringify(msg, null, 2);
+    }
+    if (row.kind === "http") {
+      const { head, body } = splitHTTP(row.text);
+      const msg = parseJSON(body);
+      return head + "\n\n" + (msg === undefined ? body : JSON.stringify(msg, null, 2));
+    }
+    return row.text;
+  }
+
+  function raw(row) {
+    return (row.raw || row.text).replace(/\r/g, "␍").replace(/\t/g, "→");
+  }
+
+  function hex(row) {
+    const bytes = new TextEncoder().encode(row.raw || row.text);
+    const lines = [];
+    for (let off = 0; off < bytes.length; off += 16) {
+      const chunk = bytes.slice(off, off + 16);
+      const h = Array.from(chunk, (b) => b.toString(16).padStart(2, "0"));
+      while (h.length < 16) h.push("  ");
+      const text = Array.from(chunk, (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("");
+      lines.push(off.toString(16).padStart(8, "0") + "  " + h.slice(0, 8).join(" ") + "  " + h.slice(8).join(" ") + "  |" + text + "|");
+    }
+    return lines.join("\n");
+  }
+
+  window.WireTranscript = { Transcript: Transcript, pretty: pretty, raw: raw, hex: hex, parseJSON: parseJSON, splitHTTP: splitHTTP, atMillis: atMillis };
+})();
