@@ -39,6 +39,7 @@ type consoleText struct {
 	NeedSession  string    `json:"needSession"`
 	NeedTask     string    `json:"needTask"`
 	Answer       string    `json:"answer"`
+	Fixed        string    `json:"fixed"`
 	CopyAs       string    `json:"copyAs"`
 	Connected    string    `json:"connected"`
 	Closed       string    `json:"closed"`
@@ -84,6 +85,7 @@ func consoleStrings(l lang) consoleText {
 			NeedSession:  "в кадре {{session}}: сначала отправьте initialize, сервер выдаст Mcp-Session-Id",
 			NeedTask:     "в кадре {{task}}: сначала создайте задачу (SendMessage)",
 			Answer:       "Ответить",
+			Fixed:        "исправлен",
 			CopyAs:       "Копировать как %s",
 			Connected:    "подключено",
 			Closed:       "соединение закрыто; следующая отправка подключит заново (серверы stdio стартуют заново)",
@@ -127,6 +129,7 @@ func consoleStrings(l lang) consoleText {
 		NeedSession:  "the frame has {{session}}: send initialize first, and the server gives an Mcp-Session-Id",
 		NeedTask:     "the frame has {{task}}: make a task first (SendMessage)",
 		Answer:       "Answer",
+		Fixed:        "fixed",
 		CopyAs:       "Copy as %s",
 		Connected:    "connected",
 		Closed:       "the connection closed; the next send reconnects (stdio servers start afresh)",

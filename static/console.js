@@ -242,6 +242,14 @@
       td.textContent = c;
       tr.append(td);
     });
+    if (r.notes && r.notes.length > 0) {
+      // What the playground changed in the request, said beside it.
+      const fixed = document.createElement("span");
+      fixed.className = "fixed";
+      fixed.textContent = T.fixed;
+      fixed.title = r.notes.join("\n");
+      tr.querySelector(".summary").append(" ", fixed);
+    }
     if (r.ask && !watching && !r.old) {
       const b = document.createElement("button");
       b.type = "button";

@@ -94,6 +94,7 @@
       this.rows = [];
       this.onChange = onChange || (() => {});
       this.exchanges = new Map(); // frame id -> {request row, head row, sse buffer, raw}
+      this.fixes = new Map(); // frame id -> what the playground fixed in its request
       this.stderr = [];
     }
 
@@ -152,6 +153,14 @@
             if (x && x.head) this.onChange("update", x.head);
             return;
           }
+          if (ev.kind === "fix") {
+            // The playground fixed the request before sending it: the fix
+            // belongs to the request's row, which comes next.
+            const fixes = this.fixes.get(ev.id) || [];
+            fixes.push(ev.text);
+            this.fixes.set(ev.id, fixes);
+            return;
+          }
           this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text }));
       }
     }
@@ -181,7 +190,9 @@
       const d = describe(msg);
       const row = this.add(Object.assign(base, {
         dir: "out", kind: "http", text: ev.text, size: ev.size, summary: first + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, request: !!d.request,
+        notes: this.fixes.get(ev.id) || [],
       }));
+      this.fixes.delete(ev.id);
       this.exchanges.set(ev.id, { request: row, head: null, sse: "", raw: "", stream: false });
     }
 
@@ -275,6 +286,7 @@
     clear() {
       this.rows = [];
       this.exchanges.clear();
+      this.fixes.clear();
       this.stderr = [];
       this.onChange("clear");
     }
@@ -294,7 +306,8 @@
     if (row.kind === "http") {
       const { head, body } = splitHTTP(row.text);
       const msg = parseJSON(body);
-      return head + "\n\n" + (msg === undefined ? body : JSON.stringify(msg, null, 2));
+      const notes = (row.notes || []).map((n) => "· " + n + "\n").join("");
+      return notes + head + "\n\n" + (msg === undefined ? body : JSON.stringify(msg, null, 2));
     }
     return row.text;
   }

@@ -1,0 +1,400 @@
+package playground
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The pages as a reader uses them, in a real browser: the runnable frames
+// of a lesson, a console's handshake and its views, the language switch,
+// the comfort keys, the five-wires page, and that nothing a page loads
+// comes from anywhere but this machine. browser_helpers_test.go starts
+// the browser; without one these tests are skipped.
+
+// frameDump describes the runnable frames of a lesson: each one's target
+// and what its output shows.
+const frameDump = `[...document.querySelectorAll(".frame")].map((f, i) =>
+	"frame " + (i + 1) + " (" + f.dataset.target + "), output:\n    " +
+	(f.querySelector(".frame-output").innerText.trim().replaceAll("\n", "\n    ") || "(nothing)")
+).join("\n") || "(no frames)"`
+
+// frameAnswer is the text of the server's lines ("in" rows) under the
+// frame at index i.
+func frameAnswer(i int) string {
+	return fmt.Sprintf(`[...document.querySelectorAll(".frame")[%d].querySelectorAll(".frame-output .wire-in")].map(r => r.textContent).join("\n")`, i)
+}
+
+// TestBrowserLessonFrame sends the MCP lesson's frames with their Send
+// buttons, in order, and reads the child server's answers under them.
+func TestBrowserLessonFrame(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/learn/mcp-by-hand")
+
+	got := b.text(`[...document.querySelectorAll(".frame")].map(f => f.dataset.target + " " + JSON.parse(f.querySelector(".frame-input").value).method).join("\n")`)
+	want := "mcp-stdio initialize\nmcp-stdio notifications/initialized\nmcp-stdio tools/list\nmcp-stdio tools/call"
+	if got != want {
+		t.Fatalf("the lesson's frames are\n%s\nwant\n%s", got, want)
+	}
+
+	b.clickNth(".frame-send", 0)
+	b.waitUntil(`the initialize frame shows the answer, with "protocolVersion"`,
+		frameAnswer(0)+`.includes('"protocolVersion"')`, frameDump)
+
+	// The notification has no answer; the frames after it do.
+	b.clickNth(".frame-send", 1)
+	b.clickNth(".frame-send", 2)
+	b.waitUntil(`the tools/list frame shows the tools, with "inputSchema"`,
+		frameAnswer(2)+`.includes('"inputSchema"')`, frameDump)
+	b.clickNth(".frame-send", 3)
+	b.waitUntil(`the tools/call frame shows the answer, with "words"`,
+		frameAnswer(3)+`.includes('"words"')`, frameDump)
+
+	if s := b.text(frameAnswer(3)); !strings.Contains(s, `"structuredContent":{"words":3,"chars":13}`) {
+		t.Errorf("tools/call answered\n%s\nwant structuredContent {\"words\":3,\"chars\":13}", s)
+	}
+	// "Nothing appears under it, and nothing should", says the lesson.
+	if s := b.text(`document.querySelectorAll(".frame")[1].querySelector(".frame-output").innerText.trim()`); s != "" {
+		t.Errorf("under notifications/initialized the page shows %q, want nothing\n%s", s, b.describe(frameDump))
+	}
+}
+
+// The console's transcript, as JavaScript. messageRows are the rows of
+// messages that crossed the wire, leaving out the playground's notes.
+const (
+	messageRows = `[...document.querySelectorAll('#transcript-rows tr.row:is([data-dir="out"], [data-dir="in"])')]`
+	consoleDump = `"status: " + document.getElementById("status").textContent +
+	"\ncheck: " + document.getElementById("check").textContent +
+	"\ntranscript:\n" + ([...document.querySelectorAll("#transcript-rows tr")].map(tr =>
+		"  [" + tr.className + (tr.dataset.dir ? " dir=" + tr.dataset.dir : "") + "] " +
+		[...tr.cells].map(c => c.textContent).join(" | ")).join("\n") || "  (no rows)")`
+)
+
+// cell is the text of a column (summary, latency, ...) of the message
+// row at index i.
+func cell(i int, column string) string {
+	return fmt.Sprintf(`(%s[%d]?.querySelector(".%s")?.textContent ?? "")`, messageRows, i, column)
+}
+
+// TestBrowserConsoleHandshake opens an MCP session over Streamable HTTP
+// from the MCP console, with its templates, and reads the result in every
+// place the console shows it: the transcript, the detail views, the
+// sequence diagram, the mermaid export, and the history after a reload.
+func TestBrowserConsoleHandshake(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/mcp")
+
+	b.choose("target", "mcp-http")
+	b.choose("template", "initialize")
+	if s := b.text(`document.getElementById("composer").value`); !strings.HasPrefix(s, "POST /mcp HTTP/1.1\n") {
+		t.Fatalf("the initialize template put in the composer:\n%s", s)
+	}
+	b.click("#send")
+	b.waitUntil("the initialize answer is in the transcript, 200 OK",
+		fmt.Sprintf(`%s.length >= 2 && %s[1].dataset.dir === "in" && %s.includes("200 OK")`,
+			messageRows, messageRows, cell(1, "summary")),
+		consoleDump)
+	// The summary of an answer names what its body is, as it does for
+	// the request ("initialize (id 1)").
+	b.expect("the initialize answer's summary names its body, a result for id 1",
+		cell(1, "summary")+`.includes("result (id 1)")`, consoleDump)
+
+	// The next template carries the session initialize opened: the page
+	// read Mcp-Session-Id from the answer.
+	b.choose("template", "notifications/initialized")
+	if s := b.text(`document.getElementById("composer").value`); strings.Contains(s, "{{session}}") || !strings.Contains(s, "Mcp-Session-Id: ") {
+		t.Fatalf("after initialize, the notifications/initialized template is\n%s\nwant the session id in Mcp-Session-Id\n%s", s, b.describe(consoleDump))
+	}
+	if c := b.text(`document.getElementById("check").className + ": " + document.getElementById("check").textContent`); !strings.HasPrefix(c, "check ok") {
+		t.Fatalf("the console finds fault with the notifications/initialized template: %s", c)
+	}
+	b.click("#send")
+	b.waitUntil("the transcript has the notification's 202",
+		fmt.Sprintf(`%s.length >= 4 && %s.includes("202")`, messageRows, cell(3, "summary")), consoleDump)
+
+	checkRows := func() {
+		t.Helper()
+		dirs := b.text(messageRows + `.map(r => r.dataset.dir).join(" ")`)
+		if dirs != "out in out in" {
+			t.Errorf("the messages in the transcript go %q, want \"out in out in\"\n%s", dirs, b.describe(consoleDump))
+		}
+		if s := b.text(cell(1, "summary")); !strings.Contains(s, "200 OK") {
+			t.Errorf("the second message's summary is %q, want 200 OK", s)
+		}
+		if s := b.text(cell(1, "latency")); strings.TrimSpace(s) == "" {
+			t.Errorf("the second message has no latency\n%s", b.describe(consoleDump))
+		}
+		if s := b.text(cell(3, "summary")); !strings.Contains(s, "202") {
+			t.Errorf("the fourth message's summary is %q, want 202", s)
+		}
+		// The handshake is four rows, no more: what the playground fixed in
+		// a request (here: the Content-Length it added) is marked on the
+		// request's own row.
+		if all := b.text(`document.querySelectorAll("#transcript-rows tr.row").length + ""`); all != "4" {
+			t.Errorf("the transcript has %s rows, want 4\n%s", all, b.describe(consoleDump))
+		}
+		if fix := b.text(messageRows + `[0].querySelector(".fixed")?.title || ""`); !strings.Contains(fix, "Content-Length") {
+			t.Errorf("the initialize row does not say the playground added Content-Length (mark: %q)", fix)
+		}
+	}
+	checkRows()
+	t.Logf("the transcript:\n%s", b.describe(consoleDump))
+
+	// The second message, in the three views.
+	n := b.text(messageRows + `[1].dataset.n`)
+	b.click(fmt.Sprintf(`#transcript-rows tr[data-n="%s"]`, n))
+	b.waitUntil("the detail pane shows the answer", `!document.getElementById("detail").hidden && document.querySelector("#transcript-rows tr.selected") !== null`, consoleDump)
+	detail := `document.getElementById("detail-body").textContent`
+	for _, v := range []struct{ view, cond, want string }{
+		{"pretty", detail + `.includes("\n  ")`, "indented JSON"},
+		{"raw", detail + `.includes("␍")`, "the CR marks (␍) of the HTTP head"},
+		{"hex", detail + `.startsWith("00000000")`, "offset 00000000 first"},
+	} {
+		b.click(fmt.Sprintf(`.view-tab[data-view="%s"]`, v.view))
+		b.expect(fmt.Sprintf("the %s view shows %s", v.view, v.want), v.cond,
+			`"selected tab: " + document.querySelector('.view-tab[aria-selected="true"]')?.dataset.view + "\n" + `+detail)
+	}
+
+	// The sequence diagram: one arrow, with its head, per message.
+	b.waitUntil("the diagram has an arrow for each message",
+		`document.querySelectorAll("#diagram svg line[marker-end]").length >= 4 && document.querySelector("#diagram svg marker") !== null`,
+		`"arrows: " + document.querySelectorAll("#diagram svg line[marker-end]").length + "\n" + document.getElementById("diagram").innerHTML.slice(0, 2000)`)
+
+	b.click("#export-mermaid")
+	b.waitUntil("the mermaid export is shown", `!document.getElementById("mermaid-out").hidden && document.getElementById("mermaid-out").value.startsWith("sequenceDiagram")`,
+		`"hidden: " + document.getElementById("mermaid-out").hidden + "\n" + document.getElementById("mermaid-out").value`)
+	if m := b.text(`document.getElementById("mermaid-out").value`); strings.Count(m, "->>") != 4 {
+		t.Errorf("the mermaid export has %d arrows, want 4:\n%s", strings.Count(m, "->>"), m)
+	}
+	checkRows() // nothing more came in meanwhile
+
+	// History: the page keeps its transcript in localStorage (under
+	// wirelab.console.<slug>), a moment after each change. Once it is
+	// there, a reload shows it again, marked as old.
+	b.waitUntil("the transcript is kept for a reload", `(() => {
+		try {
+			const kept = JSON.parse(localStorage.getItem("wirelab.console.mcp"));
+			return kept.rows.filter(r => r.dir === "out" || r.dir === "in").length === 4;
+		} catch (e) {
+			return false;
+		}
+	})()`, `"kept: " + localStorage.getItem("wirelab.console.mcp")`)
+	b.run("reloading the console", chromedp.Reload())
+	b.waitUntil("the four messages are back after the reload, marked old",
+		fmt.Sprintf(`%s.length === 4 && %s.every(r => r.classList.contains("row-old"))`, messageRows, messageRows), consoleDump)
+	if dirs := b.text(messageRows + `.map(r => r.dataset.dir).join(" ")`); dirs != "out in out in" {
+		t.Errorf("after the reload the messages go %q, want \"out in out in\"", dirs)
+	}
+}
+
+// TestBrowserRussian switches a lesson to Russian with the language
+// switch; the choice holds on the next page, through the cookie.
+func TestBrowserRussian(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/learn/mcp-by-hand")
+	if l := b.text(`document.documentElement.lang`); l != "en" {
+		t.Fatalf("a fresh browser sees the lesson in %q, want en", l)
+	}
+	b.clickAndLoad(`.lang-switch a[hreflang="ru"]`)
+
+	if l := b.text(`document.documentElement.lang`); l != "ru" {
+		t.Errorf("after the switch <html lang=%q>, want ru (at %s)", l, b.text(`location.href`))
+	}
+	buttons := b.text(`[...document.querySelectorAll(".frame-send")].map(b => b.textContent.trim()).join(" | ")`)
+	if buttons != strings.Repeat("Отправить | ", 3)+"Отправить" {
+		t.Errorf("the Send buttons say %q, want four times Отправить", buttons)
+	}
+
+	b.open("/console/mcp")
+	if l := b.text(`document.documentElement.lang`); l != "ru" {
+		t.Errorf("the console, opened after the switch, is in %q, want ru", l)
+	}
+	if s := b.text(`document.getElementById("send").textContent.trim()`); s != "Отправить" {
+		t.Errorf("the console's Send button says %q, want Отправить", s)
+	}
+}
+
+// TestBrowserStaysOnMachine visits every page and uses the frames and the
+// consoles, and checks that the browser asked nothing of any host but
+// this machine: no fonts, scripts or pictures from elsewhere.
+func TestBrowserStaysOnMachine(t *testing.T) {
+	b := openBrowser(t)
+	type request struct{ url, from string } // from: the page that asked
+	var (
+		mu   sync.Mutex // guards seen
+		seen []request  // everything the tab asked for, in order
+	)
+	err := chromedp.Listen(b.ctx, func(ev any) {
+		// Runs in the loop that reads the browser's messages: no commands here.
+		var r request
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			r = request{ev.Request.URL, ev.DocumentURL}
+		case *network.EventWebSocketCreated:
+			r = request{ev.URL, "a websocket"}
+		default:
+			return
+		}
+		mu.Lock()
+		seen = append(seen, r)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.run("enabling the network domain", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{})
+		return err
+	}))
+
+	pages := []string{"/", "/learn/", "/learn/mcp-by-hand", "/console/"}
+	for _, c := range consoles() {
+		pages = append(pages, "/console/"+c.Slug)
+	}
+	pages = append(pages, "/five-wires")
+	for _, p := range pages {
+		status := b.openStatus(p)
+		if status != 200 {
+			if p == "/five-wires" {
+				t.Logf("%s answers %d; not visited", p, status)
+				continue
+			}
+			t.Errorf("%s answers %d, want 200", p, status)
+			continue
+		}
+		switch {
+		case p == "/learn/mcp-by-hand":
+			for i := range 4 {
+				b.clickNth(".frame-send", i)
+			}
+			b.expect("the lesson's last frame is answered", frameAnswer(3)+`.includes('"words"')`, frameDump)
+		case strings.HasPrefix(p, "/console/") && p != "/console/":
+			// Each console sends its first template and shows the answer.
+			b.click("#send")
+			b.expect(p+" shows an answer", messageRows+`.some(r => r.dataset.dir === "in")`, consoleDump)
+		}
+	}
+
+	mu.Lock()
+	requests := append([]request(nil), seen...)
+	mu.Unlock()
+	here, err := url.Parse(b.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(requests) < len(pages) {
+		t.Fatalf("the tab asked for %d URLs on %d pages: the listener is not seeing the requests\n%v", len(requests), len(pages), requests)
+	}
+	var away []string
+	for _, r := range requests {
+		u, err := url.Parse(r.url)
+		if err != nil {
+			away = append(away, fmt.Sprintf("%s, unreadable (%v), from %s", r.url, err, r.from))
+			continue
+		}
+		switch {
+		case u.Scheme == "data" || u.Scheme == "blob" || u.Scheme == "about":
+		case u.Host == here.Host:
+		case u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost" || u.Hostname() == "::1":
+		default:
+			if line := r.url + " from " + r.from; !slices.Contains(away, line) {
+				away = append(away, line)
+			}
+		}
+	}
+	if len(away) > 0 {
+		t.Errorf("the pages asked for URLs off this machine:\n  %s", strings.Join(away, "\n  "))
+	}
+	t.Logf("%d requests, none off this machine but the %d above", len(requests), len(away))
+}
+
+// TestBrowserComfort: the theme key and its memory, the shortcuts dialog,
+// and the large-text button.
+func TestBrowserComfort(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/learn/mcp-by-hand")
+	theme := `document.documentElement.dataset.theme || "system"`
+	if s := b.text(theme); s != "system" {
+		t.Fatalf("a fresh browser has the theme %q, want system (no data-theme)", s)
+	}
+
+	b.keys("t")
+	b.waitUntil(`"t" turns the theme to light`, `document.documentElement.dataset.theme === "light"`,
+		`"data-theme: " + document.documentElement.dataset.theme`)
+	b.run("reloading", chromedp.Reload())
+	if s := b.text(theme); s != "light" {
+		t.Errorf("after a reload the theme is %q, want light", s)
+	}
+
+	dialog := `document.getElementById("shortcuts")`
+	b.keys("?")
+	b.waitUntil(`"?" opens the shortcuts dialog`, dialog+`.open`, `"open: " + `+dialog+`?.open`)
+	b.keys(kb.Escape)
+	b.waitUntil("Escape closes the shortcuts dialog", `!`+dialog+`.open`, `"open: " + `+dialog+`.open`)
+
+	b.click(`[data-comfort="size"]`)
+	b.waitUntil("the large-text button sets data-size=large", `document.documentElement.dataset.size === "large"`,
+		`"data-size: " + document.documentElement.dataset.size`)
+	if s := b.text(`document.querySelector('[data-comfort="size"]').getAttribute("aria-pressed")`); s != "true" {
+		t.Errorf("the large-text button has aria-pressed=%q, want true", s)
+	}
+	b.run("reloading", chromedp.Reload())
+	if s := b.text(`document.documentElement.dataset.size || ""`); s != "large" {
+		t.Errorf("after a reload data-size is %q, want large", s)
+	}
+}
+
+// fiveWiresDump describes the five columns, with what static/fivewires.js
+// sets for a test to read: data-state on the page and on each column,
+// and the numbers with their values in data- attributes.
+const fiveWiresDump = `"page [" + document.getElementById("five-wires")?.dataset.state + "], fastest: " +
+	document.getElementById("five-wires")?.dataset.fastest + ", status: " + (document.getElementById("fw-status")?.textContent ?? "") + "\n" +
+	[...document.querySelectorAll(".fw-col")].map(c =>
+		c.dataset.wire + " [" + c.dataset.state + "] on the wire: " + c.querySelector(".fw-wire-latency")?.textContent +
+		" (data-ns=" + c.querySelector(".fw-wire-latency")?.dataset.ns + ")" +
+		", from the page: " + c.querySelector(".fw-page-latency")?.textContent +
+		", bytes " + c.querySelector(".fw-bytes-out")?.textContent + " / " + c.querySelector(".fw-bytes-in")?.textContent +
+		(c.querySelector(".fw-error")?.hidden === false ? ", error: " + c.querySelector(".fw-error").textContent : "")
+	).join("\n")`
+
+// TestBrowserFiveWires presses Run all on the five-wires page and waits
+// for every column to show its time on the wire.
+func TestBrowserFiveWires(t *testing.T) {
+	b := openBrowser(t)
+	if status := b.openStatus("/five-wires"); status != 200 {
+		t.Skipf("/five-wires answers %d: the page is not there yet", status)
+	}
+	if !evalIn[bool](b, `document.getElementById("fw-run-all") !== null`) {
+		t.Skip("/five-wires has no #fw-run-all yet")
+	}
+	if status := b.fetchStatus("/static/fivewires.js"); status != 200 {
+		t.Skipf("/static/fivewires.js answers %d: the page's script is not there yet", status)
+	}
+	if s := b.text(`[...document.querySelectorAll(".fw-col")].map(c => c.dataset.wire).join(" ")`); s != "stdio http grpc mcp a2a" {
+		t.Fatalf("the page's columns are %q, want \"stdio http grpc mcp a2a\"", s)
+	}
+
+	b.click("#fw-run-all")
+	// A column shows its latency on the wire as text, with the number
+	// in nanoseconds beside it.
+	shows := `(c => {
+		const dd = c.querySelector(".fw-wire-latency");
+		return dd !== null && /\d/.test(dd.textContent) && Number(dd.dataset.ns) > 0;
+	})`
+	b.waitUntil("every column shows its latency on the wire",
+		`[...document.querySelectorAll(".fw-col")].every(`+shows+`)`, fiveWiresDump)
+	b.expect("Run all ends with every column done and the fastest named",
+		`document.getElementById("five-wires").dataset.state === "done" &&
+		[...document.querySelectorAll(".fw-col")].every(c => c.dataset.state === "done") &&
+		document.querySelector(".fw-col[data-wire=\"" + document.getElementById("five-wires").dataset.fastest + "\"]") !== null`,
+		fiveWiresDump)
+	t.Logf("the five wires:\n%s", b.describe(fiveWiresDump))
+}
