@@ -58,9 +58,21 @@ func TestBrowserLessonFrame(t *testing.T) {
 	b.waitUntil(`the tools/call frame shows the answer, with "words"`,
 		frameAnswer(3)+`.includes('"words"')`, frameDump)
 
-	if s := b.text(frameAnswer(3)); !strings.Contains(s, `"structuredContent":{"words":3,"chars":13}`) {
-		t.Errorf("tools/call answered\n%s\nwant structuredContent {\"words\":3,\"chars\":13}", s)
+	// The answer is shown pretty first: indented JSON, its size and its
+	// latency beside it; the raw view is the line as the server wrote it.
+	if s := b.text(frameAnswer(3)); !strings.Contains(s, `"words": 3`) || !strings.Contains(s, " ms") {
+		t.Errorf("tools/call answered, pretty\n%s\nwant indented JSON with \"words\": 3, and a latency in ms", s)
 	}
+	rawButton := `document.querySelectorAll(".frame")[3].querySelector('.frame-view[data-view="raw"]')`
+	b.text("(" + rawButton + `.click(), "")`)
+	b.waitUntil("the raw view shows the line as it came",
+		frameAnswer(3)+".includes('\"structuredContent\":{\"words\":3,\"chars\":13}')", frameDump)
+
+	// Below the lesson, the sequence diagram of the page's wire: four
+	// messages sent, three answered.
+	b.waitUntil("the lesson's wire shows a diagram with seven arrows",
+		`!document.getElementById("lesson-wire").hidden && document.querySelectorAll("#lesson-diagram svg line[marker-end]").length === 7`,
+		`"arrows: " + document.querySelectorAll("#lesson-diagram svg line[marker-end]").length`)
 	// "Nothing appears under it, and nothing should", says the lesson.
 	if s := b.text(`document.querySelectorAll(".frame")[1].querySelector(".frame-output").innerText.trim()`); s != "" {
 		t.Errorf("under notifications/initialized the page shows %q, want nothing\n%s", s, b.describe(frameDump))

@@ -86,6 +86,14 @@ type uiText struct {
 	Next        string
 	AllLessons  string
 	Send        string // a runnable frame's button
+	Views       string // the views of a frame's answer, for screen readers
+	Pretty      string // the views' buttons
+	Raw         string
+	Hex         string
+	LessonWire  string // the sequence diagram of the frames sent from a lesson
+	WireIntro   string
+	ExportSVG   string
+	ConsoleLink string // a link to the console of the lesson's protocol
 	Anchor      string // a heading's "#" link, for screen readers
 	NotFound    string
 	NotFoundFor string // followed by the slug that was asked for
@@ -154,6 +162,14 @@ func (l lang) text() uiText {
 			Next:        "Дальше",
 			AllLessons:  "Все уроки",
 			Send:        "Отправить",
+			Views:       "Как показать ответ",
+			Pretty:      "Красиво",
+			Raw:         "Как есть",
+			Hex:         "Hex",
+			LessonWire:  "Провод этого урока",
+			WireIntro:   "Каждое сообщение, которое вы отправили с этой страницы, и каждый ответ, по порядку, со временем от первого.",
+			ExportSVG:   "Скачать SVG",
+			ConsoleLink: "Открыть консоль",
 			Anchor:      "Ссылка на этот раздел",
 			NotFound:    "Такого урока нет",
 			NotFoundFor: "Нет урока с адресом",
@@ -217,6 +233,14 @@ func (l lang) text() uiText {
 			Next:        "Next",
 			AllLessons:  "All lessons",
 			Send:        "Send",
+			Views:       "How to show the answer",
+			Pretty:      "Pretty",
+			Raw:         "Raw",
+			Hex:         "Hex",
+			LessonWire:  "This lesson's wire",
+			WireIntro:   "Every message you sent from this page and every answer, in order, timed from the first.",
+			ExportSVG:   "Download SVG",
+			ConsoleLink: "Open the console",
 			Anchor:      "Link to this section",
 			NotFound:    "No such lesson",
 			NotFoundFor: "There is no lesson at",

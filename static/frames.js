@@ -1,74 +1,144 @@
 // Runnable frames: every <div class="frame" data-target="..."> in a
 // lesson gets a working Send button. The frame's text goes to the
-// playground over one websocket (/ws), and what comes back from the
-// target's server is shown under the frame, as it arrives.
-//
-// The websocket speaks JSON (playground/hub.go): the page sends
-// {"op":"send","id":N,"target":T,"frame":TEXT}; the playground answers
-// with events {"op":"event","id":N,"dir":"out"|"in"|"err"|"note",
-// "kind":...,"text":...} and refusals {"op":"error","id":N,"message":...}.
+// playground over the websocket (static/wire.js); what comes back from the
+// target's server is shown under the frame as it arrives, one row per
+// message (static/transcript.js), in a pretty, raw or hex view. Below the
+// lesson, a sequence diagram (static/sequence.js) draws everything sent
+// from the page.
 (function () {
   "use strict";
 
   const frames = document.querySelectorAll(".frame");
   if (frames.length === 0) return;
 
-  let socket = null;
-  let lastID = 0;
-  const outputs = new Map(); // frame id -> the output element of the frame that sent it
-  const lastOutput = new Map(); // target -> output of the last frame sent there
-  const queue = []; // messages waiting for the socket to open
+  const panel = document.getElementById("lesson-wire");
+  const labels = panel ? panel.dataset : { pretty: "Pretty", raw: "Raw", hex: "Hex", views: "Views" };
+  const wire = new WireSocket();
+  const outputs = new Map(); // frame id -> the frame that sent it
+  const lastFrame = new Map(); // target -> the last frame sent there
+  const shown = new Map(); // row number -> {element, row, frame}
+  const transcript = new WireTranscript.Transcript(changed);
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(scheme + "//" + location.host + "/ws");
-    socket.addEventListener("open", () => {
-      while (queue.length > 0) socket.send(queue.shift());
-    });
-    socket.addEventListener("message", (m) => show(JSON.parse(m.data)));
-    socket.addEventListener("close", () => {
-      socket = null;
-      for (const out of lastOutput.values()) {
-        line(out, "note", "the connection to the playground closed; sending again reconnects (stdio servers start afresh)");
-      }
-    });
+  // frameFor says which frame a row belongs to: the one that sent it, or
+  // for a stdio child's own lines, the last frame sent to that target.
+  function frameFor(r) {
+    return outputs.get(r.ex) || lastFrame.get(r.target);
   }
 
-  function send(msg) {
-    const text = JSON.stringify(msg);
-    if (socket === null) connect();
-    if (socket.readyState === WebSocket.OPEN) socket.send(text);
-    else queue.push(text);
+  function render(entry) {
+    const view = entry.frame.dataset.view || "pretty";
+    const text = entry.row.dir === "in" || entry.row.dir === "out" ? WireTranscript[view](entry.row) : entry.row.text;
+    entry.element.querySelector("pre").textContent = text.replace(/\n$/, "");
+    const meta = entry.element.querySelector(".wire-meta");
+    const parts = [];
+    if (entry.row.size) parts.push(entry.row.size + " B");
+    if (entry.row.latency !== undefined && entry.row.latency !== null) parts.push(entry.row.latency.toFixed(1) + " ms");
+    meta.textContent = parts.join(" · ");
   }
 
-  // line adds one row to an output: a direction mark, then the text.
-  function line(out, dir, text, kind) {
+  function rowElement(dir, kind) {
     const row = document.createElement("div");
     row.className = "wire-row wire-" + dir + (kind ? " wire-" + kind : "");
     const mark = document.createElement("span");
     mark.className = "wire-dir";
     mark.textContent = { out: "→", in: "←", err: "stderr", note: "·" }[dir] || dir;
     const body = document.createElement("pre");
-    body.textContent = text;
-    row.append(mark, body);
-    out.append(row);
+    const meta = document.createElement("span");
+    meta.className = "wire-meta";
+    row.append(mark, body, meta);
+    return row;
   }
 
-  // show puts an event under the frame it belongs to: by id when it has
-  // one, else (a stdio child's own lines) under the last frame sent to
-  // that target.
-  function show(ev) {
-    const out = outputs.get(ev.id) || lastOutput.get(ev.target);
-    if (!out) return;
-    if (ev.op === "error") {
-      line(out, "note", ev.message, "refused");
+  function changed(what, r) {
+    if (what === "row") {
+      const frame = frameFor(r);
+      // The frame's own text is above it: a stdio frame's "out" row
+      // repeats it. An HTTP request's row differs (the playground may fix
+      // it), so it is shown when it was fixed.
+      if (!frame || (r.dir === "out" && !(r.notes && r.notes.length > 0))) {
+        drawSoon();
+        return;
+      }
+      const element = rowElement(r.dir, r.kind);
+      const entry = { element: element, row: r, frame: frame };
+      shown.set(r.n, entry);
+      frame.querySelector(".frame-output").append(element);
+      render(entry);
+      if (r.notes && r.notes.length > 0) {
+        const note = rowElement("note", "fix");
+        note.querySelector("pre").textContent = r.notes.join("\n");
+        element.before(note);
+      }
+      drawSoon();
+    } else if (what === "update") {
+      const entry = shown.get(r.n);
+      if (entry) render(entry);
+      drawSoon();
+    } else if (what === "stderr") {
+      const frame = lastFrame.get(r.target);
+      if (!frame) return;
+      const element = rowElement("err", "stderr");
+      element.querySelector("pre").textContent = r.text.replace(/\n$/, "");
+      frame.querySelector(".frame-output").append(element);
+    }
+  }
+
+  wire.listen((msg) => {
+    if (msg.op === "closed") {
+      for (const frame of new Set(lastFrame.values())) {
+        const element = rowElement("note");
+        element.querySelector("pre").textContent = "the connection to the playground closed; sending again reconnects (stdio servers start afresh)";
+        frame.querySelector(".frame-output").append(element);
+      }
       return;
     }
-    // The raw bytes of an HTTP answer repeat its head and body; a frame
-    // shows the parsed ones, the console shows both.
-    if (ev.kind === "raw") return;
-    if (ev.dir === "out") return; // the frame itself is above
-    line(out, ev.dir, ev.text.replace(/\n$/, ""), ev.kind);
+    if (msg.op === "hello") return;
+    transcript.event(msg);
+  });
+
+  // viewSwitch gives a frame's answer its three views.
+  function viewSwitch(frame) {
+    const bar = document.createElement("div");
+    bar.className = "frame-views";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", labels.views);
+    for (const view of ["pretty", "raw", "hex"]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "frame-view";
+      b.dataset.view = view;
+      b.textContent = labels[view];
+      b.setAttribute("aria-pressed", String(view === "pretty"));
+      b.addEventListener("click", () => {
+        frame.dataset.view = view;
+        for (const other of bar.children) other.setAttribute("aria-pressed", String(other === b));
+        for (const entry of shown.values()) if (entry.frame === frame) render(entry);
+      });
+      bar.append(b);
+    }
+    frame.querySelector(".frame-head").append(bar);
+  }
+
+  let drawTimer = 0;
+  function drawSoon() {
+    if (!panel || drawTimer) return;
+    drawTimer = setTimeout(() => {
+      drawTimer = 0;
+      panel.hidden = false;
+      document.getElementById("lesson-diagram").innerHTML = WireSequence.svg(transcript.rows);
+    }, 100);
+  }
+
+  if (panel) {
+    document.getElementById("lesson-export-svg").addEventListener("click", () => {
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([WireSequence.svg(transcript.rows, { color: "#1b1f24", background: "#ffffff" })], { type: "image/svg+xml" }));
+      a.download = "wirelab-" + (document.querySelector(".lesson")?.dataset.lesson || "lesson") + ".svg";
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    });
   }
 
   for (const frame of frames) {
@@ -76,12 +146,13 @@
     const input = frame.querySelector(".frame-input");
     const button = frame.querySelector(".frame-send");
     const out = frame.querySelector(".frame-output");
+    viewSwitch(frame);
     const go = () => {
-      const id = ++lastID;
-      outputs.set(id, out);
-      lastOutput.set(target, out);
+      for (const [n, entry] of shown) if (entry.frame === frame) shown.delete(n);
       out.replaceChildren();
-      send({ op: "send", id: id, target: target, frame: input.value });
+      lastFrame.set(target, frame);
+      const id = wire.send({ op: "send", target: target, frame: input.value });
+      outputs.set(id, frame);
     };
     button.addEventListener("click", go);
     input.addEventListener("keydown", (e) => {

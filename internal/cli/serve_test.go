@@ -33,13 +33,16 @@ func TestServeRunnableFrame(t *testing.T) {
 		t.Fatalf("the lesson list does not link the MCP lesson:\n%s", list)
 	}
 	lesson := get("/learn/mcp-by-hand")
-	for _, want := range []string{`<div class="frame" data-target="mcp-stdio">`, `src="/static/frames.js"`} {
+	for _, want := range []string{`<div class="frame" data-target="mcp-stdio">`, `src="/static/wire.js"`, `src="/static/frames.js"`} {
 		if !strings.Contains(lesson, want) {
 			t.Errorf("the lesson lacks %s", want)
 		}
 	}
-	if js := get("/static/frames.js"); !strings.Contains(js, `"/ws"`) {
+	if js := get("/static/frames.js"); !strings.Contains(js, `new WireSocket()`) {
 		t.Errorf("frames.js is not the frame script")
+	}
+	if js := get("/static/wire.js"); !strings.Contains(js, `"/ws"`) {
+		t.Errorf("wire.js does not open the playground's websocket")
 	}
 
 	ws := "ws" + strings.TrimPrefix(url, "http") + "/ws"
