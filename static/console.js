@@ -14,7 +14,7 @@
     target: $("target"), to: $("custom-to"), toRow: $("custom-row"), template: $("template"), composer: $("composer"),
     check: $("check"), send: $("send"), restart: $("restart"), copyAs: $("copy-as"), copyOut: $("copy-out"),
     rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
-    stderr: $("stderr"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
+    stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
     share: $("share"), clear: $("clear"), status: $("status"),
   };
   const storeKey = "wirelab.console." + data.slug;
@@ -76,6 +76,7 @@
     });
     el.toRow.hidden = !isCustom();
     el.restart.hidden = !/stdio/.test(currentTarget());
+    el.stderrPane.hidden = !/stdio/.test(currentTarget());
   }
 
   el.target.addEventListener("change", () => {
