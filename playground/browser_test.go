@@ -410,3 +410,52 @@ func TestBrowserFiveWires(t *testing.T) {
 		fiveWiresDump)
 	t.Logf("the five wires:\n%s", b.describe(fiveWiresDump))
 }
+
+// TestBrowserConsoleAnswersTheServer: over MCP on stdio, a production
+// deploy makes the server ask the learner (elicitation/create). The
+// request gets an Answer button, which writes the response into the
+// composer; sending it lets the tool run. A second tab follows the
+// session through the share link, read only, and sees what comes next.
+func TestBrowserConsoleAnswersTheServer(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	for i, name := range []string{"initialize", "notifications/initialized", "deploy to production (the server asks you first)"} {
+		b.choose("template", name)
+		b.click("#send")
+		if i == 0 {
+			b.waitUntil("the initialize answer is in", messageRows+`.some(r => r.textContent.includes("result (id 1)"))`, consoleDump)
+		}
+	}
+	ask := `document.querySelector("#transcript-rows tr.row-ask")`
+	b.waitUntil("the server's question is a row with an Answer button",
+		ask+` !== null && `+ask+`.textContent.includes("elicitation/create") && `+ask+`.querySelector("button.answer") !== null`, consoleDump)
+	b.text("(" + ask + `.querySelector("button.answer").click(), "")`)
+	answer := b.text(`document.getElementById("composer").value`)
+	if !strings.Contains(answer, `"result":{"action":"accept","content":{"confirm":true}}`) {
+		t.Fatalf("the Answer button wrote\n%s\nwant an accept with confirm true", answer)
+	}
+	b.click("#send")
+	b.waitUntil("the deploy ran once answered", messageRows+`.some(r => r.textContent.includes("result (id 11)") && !r.textContent.includes("isError"))`, consoleDump)
+
+	// The share link opens the same session in another tab.
+	share := b.text(`document.getElementById("share").getAttribute("href")`)
+	if !strings.Contains(share, "/console/mcp?watch=") {
+		t.Fatalf("the share link is %q", share)
+	}
+	tabCtx, closeTab := chromedp.NewContext(b.ctx)
+	t.Cleanup(closeTab)
+	// The tab opens under a context with no deadline, or it would close
+	// when the deadline passed.
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("opening a second tab: %v", err)
+	}
+	w := &browserTab{t: t, ctx: tabCtx, base: b.base}
+	w.run("opening the share link", chromedp.Navigate(share))
+	w.waitUntil("the follower replays the session so far", messageRows+`.some(r => r.textContent.includes("result (id 11)"))`, consoleDump)
+	if d := w.text(`String(document.getElementById("send").disabled && document.getElementById("composer").disabled)`); d != "true" {
+		t.Errorf("the follower's composer can send")
+	}
+	b.choose("template", "ping")
+	b.click("#send")
+	w.waitUntil("the follower sees the next exchange live", messageRows+`.some(r => r.textContent.includes("ping (id 8)"))`, consoleDump)
+}
