@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"google.golang.org/grpc/metadata"
 
 	"github.com/wirelab/wirelab/protocols/grpctool/wire"
 )
@@ -172,17 +175,23 @@ func (r *recorder) take() []byte {
 	return b
 }
 
-// exchangeGRPC makes one gRPC call: the frame's first line is the method
-// ("tools.v1.ToolServer/Execute"), the rest the request as JSON. The
-// answer is every HTTP/2 frame of the call, with the gRPC messages and
-// trailers decoded (package grpctool/wire).
+// exchangeGRPC makes one gRPC call. The frame's first line is the method
+// ("tools.v1.ToolServer/ExecuteTool"); header lines may follow, sent as
+// the call's metadata ("authorization: Bearer reader"), with
+// "grpc-timeout: 50m" setting the call's deadline in gRPC's own notation;
+// the rest is the request as JSON. The answer is every HTTP/2 frame of
+// the call, with the gRPC messages and trailers decoded (package
+// grpctool/wire).
 func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) error {
 	if addr == "" {
 		return fmt.Errorf("no gRPC server runs in this playground")
 	}
-	method, body, _ := strings.Cut(strings.TrimSpace(c.Frame), "\n")
+	call, err := parseGRPCFrame(c.Frame)
+	if err != nil {
+		return err
+	}
 	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
-	ex, err := wire.Capture(ctx, addr, strings.TrimSpace(method), []byte(body), &wire.Options{Timeout: exchangeTimeout})
+	ex, err := wire.Capture(ctx, addr, call.method, []byte(call.body), &wire.Options{Timeout: call.timeout, Metadata: call.md})
 	if err != nil {
 		return fmt.Errorf("gRPC call: %v", err)
 	}
@@ -190,4 +199,55 @@ func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) erro
 	ex.Format(&text)
 	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
 	return nil
+}
+
+// grpcCall is a gRPC frame, read.
+type grpcCall struct {
+	method  string
+	md      metadata.MD
+	timeout time.Duration
+	body    string
+}
+
+// parseGRPCFrame reads a gRPC frame: the method, header lines, the JSON.
+func parseGRPCFrame(frame string) (grpcCall, error) {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(frame, "\r\n", "\n")), "\n")
+	call := grpcCall{method: strings.TrimSpace(lines[0]), md: metadata.MD{}, timeout: exchangeTimeout}
+	rest := lines[1:]
+	for len(rest) > 0 {
+		name, value, ok := strings.Cut(rest[0], ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " {\"") {
+			break
+		}
+		value = strings.TrimSpace(value)
+		if strings.EqualFold(name, "grpc-timeout") {
+			d, err := parseGRPCTimeout(value)
+			if err != nil {
+				return grpcCall{}, err
+			}
+			call.timeout = min(d, exchangeTimeout)
+		} else {
+			call.md.Append(strings.ToLower(name), value)
+		}
+		rest = rest[1:]
+	}
+	call.body = strings.Join(rest, "\n")
+	return call, nil
+}
+
+// parseGRPCTimeout reads a grpc-timeout value as gRPC writes it on the
+// wire: at most 8 digits and a unit, H, M, S, m (milliseconds), u or n.
+func parseGRPCTimeout(v string) (time.Duration, error) {
+	units := map[byte]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second, 'm': time.Millisecond, 'u': time.Microsecond, 'n': time.Nanosecond}
+	bad := fmt.Errorf("grpc-timeout %q: gRPC writes a deadline as up to 8 digits and a unit, H, M, S, m, u or n, such as 50m for 50 milliseconds", v)
+	if len(v) < 2 || len(v) > 9 {
+		return 0, bad
+	}
+	unit, ok := units[v[len(v)-1]]
+	n, err := strconv.ParseInt(v[:len(v)-1], 10, 64)
+	if !ok || err != nil || n < 0 {
+		return 0, bad
+	}
+	return time.Duration(n) * unit, nil
 }

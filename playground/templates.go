@@ -118,6 +118,12 @@ func grpcTemplates() []frameTemplate {
 		frameTemplate{Name: "ExecuteToolStream deploy_service", Target: "grpc",
 			Frame:  fmt.Sprintf("tools.v1.ToolServer/ExecuteToolStream\n{\"toolName\":\"deploy_service\",\"arguments\":%q}", base64.StdEncoding.EncodeToString([]byte(`{"service":"api","env":"staging"}`))),
 			Expect: "grpc-status: 0"},
+		frameTemplate{Name: "ExecuteTool with metadata", Target: "grpc",
+			Frame:  fmt.Sprintf("tools.v1.ToolServer/ExecuteTool\nauthorization: Bearer reader\nx-request-id: console-1\n{\"toolName\":\"word_count\",\"arguments\":%q}", base64.StdEncoding.EncodeToString([]byte(`{"text":"read the wire"}`))),
+			Expect: "authorization"},
+		frameTemplate{Name: "deploy_service with a 1 ms deadline (DEADLINE_EXCEEDED)", Target: "grpc",
+			Frame:  fmt.Sprintf("tools.v1.ToolServer/ExecuteTool\ngrpc-timeout: 1m\n{\"toolName\":\"deploy_service\",\"arguments\":%q}", base64.StdEncoding.EncodeToString([]byte(`{"service":"api","env":"staging"}`))),
+			Expect: "DEADLINE_EXCEEDED"},
 		frameTemplate{Name: "unknown tool (NOT_FOUND)", Target: "grpc",
 			Frame: "tools.v1.ToolServer/ExecuteTool\n{\"toolName\":\"nope\"}", Expect: "grpc-status: 5"},
 	)

@@ -109,11 +109,9 @@
       return "";
     }
     if (t === "grpc") {
-      const nl = frame.indexOf("\n");
-      const method = (nl < 0 ? frame : frame.slice(0, nl)).trim();
-      if (!/^\/?[\w.]+\/\w+$/.test(method)) return T.grpcMethod;
-      const body = nl < 0 ? "" : frame.slice(nl + 1).trim();
-      const e = body === "" ? "" : jsonError(body);
+      const call = grpcFrame(frame);
+      if (!/^\/?[\w.]+\/\w+$/.test(call.method)) return T.grpcMethod;
+      const e = call.body === "" ? "" : jsonError(call.body);
       return e ? T.bodyNotJSON + ": " + e : "";
     }
     const { head, body } = WireTranscript.splitHTTP(frame);
@@ -123,6 +121,21 @@
       if (e) return T.bodyNotJSON + ": " + e;
     }
     return "";
+  }
+
+  // grpcFrame reads a gRPC frame as the playground does: the method, then
+  // header lines (metadata, and grpc-timeout), then the JSON.
+  function grpcFrame(frame) {
+    const lines = frame.trim().split("\n");
+    const call = { method: lines[0].trim(), headers: [], body: "" };
+    let i = 1;
+    for (; i < lines.length; i++) {
+      const m = /^([^\s:{"]+):\s*(.*)$/.exec(lines[i]);
+      if (!m) break;
+      call.headers.push([m[1].toLowerCase(), m[2].trim()]);
+    }
+    call.body = lines.slice(i).join("\n").trim();
+    return call;
   }
 
   function jsonError(text) {
@@ -349,11 +362,19 @@
       return "printf '%s\\n' " + lines.map(shellQuote).join(" ") + " | " + cmd;
     }
     if (kind === "grpcurl") {
-      const nl = frame.indexOf("\n");
-      const method = (nl < 0 ? frame : frame.slice(0, nl)).trim().replace(/^\//, "");
-      const body = nl < 0 ? "" : frame.slice(nl + 1).trim();
+      const call = grpcFrame(frame);
       const addr = isCustom() ? el.to.value.trim() : data.bases[t] || "";
-      return "grpcurl -plaintext " + (body ? "-d " + shellQuote(body) + " " : "") + addr + " " + method;
+      const parts = ["grpcurl -plaintext"];
+      for (const [name, value] of call.headers) {
+        const timeout = /^(\d+)([HMSmun])$/.exec(value);
+        if (name === "grpc-timeout" && timeout) {
+          const seconds = { H: 3600, M: 60, S: 1, m: 1e-3, u: 1e-6, n: 1e-9 }[timeout[2]] * Number(timeout[1]);
+          parts.push("-max-time " + seconds);
+        } else parts.push("-H " + shellQuote(name + ": " + value));
+      }
+      if (call.body) parts.push("-d " + shellQuote(call.body));
+      parts.push(addr, call.method.replace(/^\//, ""));
+      return parts.join(" ");
     }
     // curl: the request line and headers as flags; curl adds Host and
     // Content-Length itself.

@@ -262,11 +262,13 @@
 
     grpc(ev, base) {
       const x = this.exchanges.get(ev.id);
+      // The capture's first line says how the call ended: "call /pkg.S/M
+      // on stream 1: OK (0)", or the status the client saw.
+      const first = /^call \S+ on stream \d+: (.*)$/m.exec(ev.text);
       const status = /grpc-status:\s*(\d+)/.exec(ev.text);
-      const msg = /grpc-message:\s*(.*)/.exec(ev.text);
       const row = Object.assign(base, {
         dir: "in", kind: "grpc", text: ev.text, size: ev.size,
-        summary: status ? "grpc-status " + status[1] + (msg ? " · " + msg[1] : "") : "no grpc-status",
+        summary: first ? first[1] : status ? "grpc-status " + status[1] : "no grpc-status",
       });
       if (x && x.request) {
         row.latency = row.ms - x.request.ms;
