@@ -162,6 +162,13 @@ func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request, send
 	return resp
 }
 
+// ready reports whether initialize has been answered.
+func (ss *session) ready() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.initialized
+}
+
 // dispatch routes a request by method, after the lifecycle check.
 func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
@@ -173,10 +180,7 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 	case "server/discover":
 		return nil, discoverRefusal()
 	}
-	ss.mu.Lock()
-	ready := ss.initialized
-	ss.mu.Unlock()
-	if !ready {
+	if !ss.ready() {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
 			"invalid request: %s before initialize; the session starts with initialize (only ping is allowed before it)", req.Method)
 	}

@@ -99,10 +99,13 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 				ss.handleNotification(m)
 				break
 			}
-			if m.Method == "initialize" {
-				// Answered before the next line is read, so that the
-				// messages after it see an initialized session even when
-				// a client writes them all at once.
+			if m.Method == "initialize" || !ss.ready() {
+				// Answered before the next line is read: initialize, so
+				// that the messages after it see an initialized session
+				// even when a client writes them all at once; and every
+				// request before it (refused, or a ping), so that a
+				// request is judged by the session as it was when the
+				// request arrived, not when a goroutine got to it.
 				if resp := ss.handleRequest(ctx, m, send, nil); resp != nil {
 					send(resp)
 				}

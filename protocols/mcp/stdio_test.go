@@ -48,6 +48,24 @@ func TestServeStdioOversizedLine(t *testing.T) {
 	}
 }
 
+// TestServeStdioRequestBeforeInitialize: a request written before
+// initialize is refused even when initialize follows it at once, in the
+// same write; the session is judged as it was when the request arrived.
+func TestServeStdioRequestBeforeInitialize(t *testing.T) {
+	for range 20 { // a race shows itself only sometimes
+		in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+		var out bytes.Buffer
+		if err := NewServer(tools.New(nil), nil).ServeStdio(context.Background(), in, &out); err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(out.String(), "\n")
+		if !strings.Contains(first, `"id":1,"error":{"code":-32600`) {
+			t.Fatalf("tools/list before initialize was answered\n%s\nwant -32600 first", out.String())
+		}
+	}
+}
+
 // TestPagination walks tools/list, resources/list and prompts/list page
 // by page with a small page size: every item comes exactly once, the last
 // page has no nextCursor, and a made-up cursor is -32602.
