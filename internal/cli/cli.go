@@ -65,6 +65,18 @@ Usage:
       Read the agent card, send MESSAGE, and print each event of the task until it is
       done or asks for input; answer in the same task with --task. Exit 0 when it
       completed or waits for you, 1 when it failed, was rejected or canceled.
+  wirelab exercises [--json] [--lang en|ru]
+      List the exercises: id, kind (code or frame), lesson, your progress, title.
+  wirelab init DIR
+      Write the starter code of every code exercise into DIR/ID, with a go.mod, and
+      remember DIR as your workspace. Never overwrites a file.
+  wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch]
+      Build and test your code for code exercises, found in DIR/ID (DIR: your workspace,
+      else the current directory). Stops at the first failing stage unless --all-stages.
+      Exit 0 when everything passed, 1 when a stage failed. --watch grades again
+      whenever a .go file changes; --json prints each report as one line of JSON.
+  wirelab hint ID [--lang en|ru]
+      Show the next hint for an exercise.
   wirelab version
   wirelab help
 `
@@ -108,6 +120,14 @@ func dispatch(ctx context.Context, args []string, env Env) (int, error) {
 		return exitOK, server(ctx, rest, env)
 	case "client":
 		return client(ctx, rest, env)
+	case "exercises":
+		return exercisesCmd(rest, env)
+	case "grade":
+		return gradeCmd(ctx, rest, env)
+	case "init":
+		return initCmd(rest, env)
+	case "hint":
+		return hintCmd(rest, env)
 	case "version":
 		if len(rest) > 0 {
 			return exitUsage, usageErrorf("version takes no arguments")

@@ -1,0 +1,355 @@
+package exercises
+
+import "strings"
+
+// Kind says where an exercise is done and how it is graded.
+type Kind string
+
+// The two kinds of exercise.
+const (
+	// Code exercises are Go programs written in the learner's editor,
+	// started from exercises/<id>/ and graded by package grade.
+	Code Kind = "code"
+	// Frame exercises are done by typing messages in the playground's wire
+	// console, and graded from the session's transcript.
+	Frame Kind = "frame"
+)
+
+// Text is a sentence in each language the course is written in.
+type Text struct {
+	EN string `json:"en"`
+	RU string `json:"ru"`
+}
+
+// In returns the text in lang ("en" or "ru"); any other language gets
+// English.
+func (t Text) In(lang string) string {
+	if lang == "ru" && t.RU != "" {
+		return t.RU
+	}
+	return t.EN
+}
+
+// Hints are an exercise's hints in each language, shown one at a time:
+// the first says where to look, the last all but gives the answer.
+// Both lists have the same length, hint i in one translating hint i in
+// the other.
+type Hints struct {
+	EN []string `json:"en"`
+	RU []string `json:"ru"`
+}
+
+// In returns the hints in lang ("en" or "ru"); any other language gets
+// English.
+func (h Hints) In(lang string) []string {
+	if lang == "ru" && len(h.RU) > 0 {
+		return h.RU
+	}
+	return h.EN
+}
+
+// Exercise is one graded exercise.
+type Exercise struct {
+	// ID names the exercise everywhere: its folders exercises/<id>/ and
+	// solutions/<id>/, `wirelab grade <id>`, the progress file. IDs are
+	// final once published, since learners' progress refers to them.
+	ID   string `json:"id"`
+	Kind Kind   `json:"kind"`
+	// Lesson is the slug of the chapter the exercise belongs to: stdio,
+	// http, grpc, versions, mcp-by-hand or a2a.
+	Lesson string `json:"lesson"`
+	Title  Text   `json:"title"`
+	Hints  Hints  `json:"hints"`
+}
+
+// List returns every exercise in the order the course meets them: by
+// lesson, code exercises after the frame exercises that prepare them.
+func List() []Exercise {
+	return []Exercise{
+		{
+			ID: "frames-stdio-errors", Kind: Frame, Lesson: "stdio",
+			Title: Text{
+				EN: "Break the stdio server on purpose",
+				RU: "Сломайте stdio-сервер нарочно",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Type a line that is not JSON at all, such as hello: the server still answers it, with a parse_error.",
+					`Now send valid JSON with the key "Name" instead of "name": this is what a Go struct without JSON tags puts on the wire.`,
+					"Finish with a correct word_count call: the server kept serving after every bad line.",
+				},
+				RU: []string{
+					"Введите строку, которая вообще не JSON, например hello: сервер всё равно ответит на неё, ошибкой parse_error.",
+					`Теперь отправьте корректный JSON с ключом "Name" вместо "name": именно это выдаёт в провод структура Go без JSON-тегов.`,
+					"Закончите правильным вызовом word_count: после каждой плохой строки сервер продолжал работать.",
+				},
+			},
+		},
+		{
+			ID: "stdio-server", Kind: Code, Lesson: "stdio",
+			Title: Text{
+				EN: "A stdio tool server",
+				RU: "Сервер инструментов на stdio",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Read stdin line by line and answer every line with exactly one line on stdout; everything else you print (logs, "ready") goes to stderr.`,
+					"Keep the request's id as a json.RawMessage and put it back unchanged: the grader sends numbers, strings, and a number too big for a float64.",
+					"bufio.Scanner stops at a line over 64 KiB. Give it a bigger buffer with scanner.Buffer, or read with bufio.Reader's ReadBytes('\\n').",
+				},
+				RU: []string{
+					"Читайте stdin построчно и на каждую строку отвечайте ровно одной строкой в stdout; всё остальное (логи, «ready») пишите в stderr.",
+					"Храните id запроса как json.RawMessage и возвращайте его без изменений: грейдер шлёт числа, строки и число, которое не помещается во float64.",
+					"bufio.Scanner останавливается на строке длиннее 64 КиБ. Дайте ему буфер побольше через scanner.Buffer или читайте методом ReadBytes('\\n') у bufio.Reader.",
+				},
+			},
+		},
+		{
+			ID: "frames-http-auth", Kind: Frame, Lesson: "http",
+			Title: Text{
+				EN: "Refused, forbidden, allowed: 401, 403, 200",
+				RU: "Отказ, запрет, успех: 401, 403, 200",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Send the call without an Authorization header first: the server answers 401 and says in WWW-Authenticate how to authenticate.",
+					"A valid token without the deploy:production scope, deploying to production, gets 403 insufficient_scope: the server knows who you are, but you may not do this.",
+					"Use the token that carries the scope, and the same call succeeds with 200.",
+				},
+				RU: []string{
+					"Сначала отправьте вызов без заголовка Authorization: сервер ответит 401 и в WWW-Authenticate скажет, как аутентифицироваться.",
+					"Действительный токен без scope deploy:production при деплое в production получит 403 insufficient_scope: сервер знает, кто вы, но это вам нельзя.",
+					"Возьмите токен с этим scope, и тот же вызов пройдёт с ответом 200.",
+				},
+			},
+		},
+		{
+			ID: "http-server", Kind: Code, Lesson: "http",
+			Title: Text{
+				EN: "An HTTP tool server with bearer tokens",
+				RU: "HTTP-сервер инструментов с bearer-токенами",
+			},
+			Hints: Hints{
+				EN: []string{
+					"A call is a POST with a JSON body; answer any other method with 405 and an Allow: POST header.",
+					`No Authorization header, no "Bearer " prefix, or an unknown token: 401 with a WWW-Authenticate header. 403 is only for a valid token that lacks the scope the call needs.`,
+					"Check the token before decoding the body, and set Content-Type: application/json before WriteHeader: headers set after it are lost.",
+				},
+				RU: []string{
+					"Вызов — это POST с JSON в теле; на любой другой метод отвечайте 405 с заголовком Allow: POST.",
+					`Нет заголовка Authorization, нет префикса "Bearer " или токен неизвестен — это 401 с заголовком WWW-Authenticate. 403 — только для действительного токена без scope, нужного вызову.`,
+					"Проверяйте токен до разбора тела и ставьте Content-Type: application/json до WriteHeader: заголовки, выставленные после него, теряются.",
+				},
+			},
+		},
+		{
+			ID: "frames-grpc-deadline", Kind: Frame, Lesson: "grpc",
+			Title: Text{
+				EN: "Run out of time: DEADLINE_EXCEEDED",
+				RU: "Не уложиться в срок: DEADLINE_EXCEEDED",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Call the slow deploy_service tool with a deadline shorter than the deploy takes; the deadline travels in the grpc-timeout header.",
+					"No response message comes back: the status is in the trailers, grpc-status 4 and grpc-message.",
+					"Call again with a longer deadline and compare the two exchanges frame by frame.",
+				},
+				RU: []string{
+					"Вызовите медленный инструмент deploy_service с дедлайном короче, чем длится деплой; дедлайн передаётся в заголовке grpc-timeout.",
+					"Ответного сообщения нет: статус приходит в трейлерах, grpc-status 4 и grpc-message.",
+					"Повторите вызов с дедлайном подлиннее и сравните два обмена кадр за кадром.",
+				},
+			},
+		},
+		{
+			ID: "grpc-server", Kind: Code, Lesson: "grpc",
+			Title: Text{
+				EN: "A gRPC server with deadlines and metadata auth",
+				RU: "gRPC-сервер с дедлайнами и авторизацией через метаданные",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Read the token from the incoming metadata (metadata.FromIncomingContext, key "authorization") and answer codes.Unauthenticated when it is missing or wrong.`,
+					"Pass the handler's ctx to every slow step and stop when ctx.Done() fires: the client's deadline arrives as grpc-timeout and becomes that context's deadline.",
+					"Return status errors (status.Error(codes.X, msg)), not plain ones: a plain error reaches the client as UNKNOWN.",
+				},
+				RU: []string{
+					`Берите токен из входящих метаданных (metadata.FromIncomingContext, ключ "authorization") и отвечайте codes.Unauthenticated, если его нет или он неверный.`,
+					"Передавайте ctx обработчика в каждый медленный шаг и останавливайтесь по ctx.Done(): дедлайн клиента приходит в grpc-timeout и становится дедлайном этого контекста.",
+					"Возвращайте ошибки со статусом (status.Error(codes.X, msg)), а не обычные: обычная ошибка дойдёт до клиента как UNKNOWN.",
+				},
+			},
+		},
+		{
+			ID: "schema-versions", Kind: Code, Lesson: "versions",
+			Title: Text{
+				EN: "Tool versions and compatibility",
+				RU: "Версии инструментов и совместимость",
+			},
+			Hints: Hints{
+				EN: []string{
+					"A call names the version it expects. Serve it when that is the tool's current version or one in its list of compatible versions.",
+					`Refuse any other version with an "incompatible version" error that lists the versions you do serve, so that the caller can choose one.`,
+					`A call without a version gets the current one. Compare versions as whole strings: "1.0" and "1" are different versions.`,
+				},
+				RU: []string{
+					"Вызов называет версию, которую ожидает. Обслуживайте его, если это текущая версия инструмента или одна из списка совместимых.",
+					"Любую другую версию отклоняйте ошибкой «incompatible version» со списком версий, которые вы обслуживаете, чтобы вызывающий мог выбрать.",
+					`Вызов без версии получает текущую. Сравнивайте версии как строки целиком: "1.0" и "1" — разные версии.`,
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-handshake", Kind: Frame, Lesson: "mcp-by-hand",
+			Title: Text{
+				EN: "The MCP handshake by hand",
+				RU: "Рукопожатие MCP вручную",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Start with initialize: jsonrpc "2.0", an id, and params with protocolVersion, capabilities and clientInfo.`,
+					"Then send notifications/initialized. It has no id, so no answer comes back: that is correct.",
+					"Now tools/list, and a tools/call of word_count, each with an id of its own.",
+				},
+				RU: []string{
+					`Начните с initialize: jsonrpc "2.0", id и params с protocolVersion, capabilities и clientInfo.`,
+					"Затем отправьте notifications/initialized. У него нет id, поэтому ответа не будет — так и должно быть.",
+					"Теперь tools/list и tools/call для word_count, у каждого свой id.",
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-errors", Kind: Frame, Lesson: "mcp-by-hand",
+			Title: Text{
+				EN: "A tool error and a protocol error, side by side",
+				RU: "Ошибка инструмента и ошибка протокола рядом",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Call the weather tool: it always fails, and the failure comes back as a result with isError: true.",
+					"Call a tool that does not exist: that is a JSON-RPC error, -32602, and there is no result at all.",
+					"Compare the two answers: which one should a host show the model, and which one means the client has a bug?",
+				},
+				RU: []string{
+					"Вызовите инструмент weather: он всегда падает, и сбой возвращается как result с isError: true.",
+					"Вызовите несуществующий инструмент: это ошибка JSON-RPC, -32602, и никакого result.",
+					"Сравните два ответа: какой хост должен показать модели, а какой означает ошибку в клиенте?",
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-version", Kind: Frame, Lesson: "mcp-by-hand",
+			Title: Text{
+				EN: "Ask for a protocol version the server does not speak",
+				RU: "Попросите версию протокола, которую сервер не знает",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Send initialize with a protocolVersion from the future, such as "2099-01-01".`,
+					"The server does not refuse: it answers with a version it does speak. Look at result.protocolVersion.",
+					"Whether to go on with that version is the client's decision; here, go on with notifications/initialized.",
+				},
+				RU: []string{
+					`Отправьте initialize с protocolVersion из будущего, например "2099-01-01".`,
+					"Сервер не отказывает: он отвечает версией, которую знает сам. Посмотрите на result.protocolVersion.",
+					"Продолжать ли с этой версией, решает клиент; здесь продолжайте с notifications/initialized.",
+				},
+			},
+		},
+		{
+			ID: "mcp-server", Kind: Code, Lesson: "mcp-by-hand",
+			Title: Text{
+				EN: "An MCP server over stdio, by hand",
+				RU: "MCP-сервер на stdio вручную",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Every message is one JSON-RPC object on one line. A message without an id is a notification: never answer it, not even with an error.",
+					"initialize echoes the client's protocolVersion when you speak it, and otherwise answers with your latest. Until initialize, answer other requests with an error instead of running them.",
+					"A tool that fails or gets bad arguments still returns a result, with isError: true and the reason as text. JSON-RPC errors (-32700, -32601, -32602) are for requests that are themselves wrong.",
+				},
+				RU: []string{
+					"Каждое сообщение — один объект JSON-RPC на одной строке. Сообщение без id — уведомление: на него никогда не отвечают, даже ошибкой.",
+					"initialize возвращает protocolVersion клиента, если вы её знаете, а иначе — вашу последнюю. До initialize отвечайте на остальные запросы ошибкой, не выполняя их.",
+					"Инструмент, который упал или получил плохие аргументы, всё равно возвращает result — с isError: true и причиной текстом. Ошибки JSON-RPC (-32700, -32601, -32602) — для запросов, которые неправильны сами по себе.",
+				},
+			},
+		},
+		{
+			ID: "mcp-client", Kind: Code, Lesson: "mcp-by-hand",
+			Title: Text{
+				EN: "An MCP client that reads results correctly",
+				RU: "MCP-клиент, который правильно читает результаты",
+			},
+			Hints: Hints{
+				EN: []string{
+					"After the answer to initialize, send notifications/initialized before anything else: some servers refuse tools/call until it arrives.",
+					"The tool's output is in response.result.content, a list of blocks: print the text of its text blocks, not the whole response.",
+					"Check result.isError before printing: such a result is the tool saying it failed, so report the failure and exit with a non-zero status.",
+				},
+				RU: []string{
+					"После ответа на initialize первым делом отправьте notifications/initialized: некоторые серверы отказывают в tools/call, пока его не получат.",
+					"Результат инструмента лежит в response.result.content, это список блоков: печатайте текст текстовых блоков, а не весь ответ.",
+					"Проверяйте result.isError перед выводом: такой результат означает, что инструмент не справился, — сообщите об этом и завершитесь с ненулевым кодом.",
+				},
+			},
+		},
+		{
+			ID: "frames-a2a-task", Kind: Frame, Lesson: "a2a",
+			Title: Text{
+				EN: "Drive an A2A task through input-required",
+				RU: "Проведите A2A-задачу через input-required",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Read the Agent Card at /.well-known/agent-card.json first: it lists the agent's skills and the URL to send messages to.",
+					"Send a message the agent needs more information for: the task stops in input-required and asks you a question.",
+					"Answer in the same task (send its taskId with your message) and follow it to completed.",
+				},
+				RU: []string{
+					"Сначала прочитайте Agent Card по адресу /.well-known/agent-card.json: там перечислены навыки агента и URL для сообщений.",
+					"Отправьте сообщение, для которого агенту не хватит информации: задача остановится в input-required и задаст вопрос.",
+					"Ответьте в той же задаче (передайте её taskId вместе с сообщением) и доведите её до completed.",
+				},
+			},
+		},
+		{
+			ID: "a2a-client", Kind: Code, Lesson: "a2a",
+			Title: Text{
+				EN: "An A2A client that follows a task to the end",
+				RU: "A2A-клиент, который ведёт задачу до конца",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Fetch the Agent Card from /.well-known/agent-card.json first: it tells you where to send messages.",
+					"A task is not done until its state is terminal (completed, failed, canceled, rejected): keep reading the stream, or polling the task, until then.",
+					"On input-required, send your answer as a new message carrying the same taskId (and contextId), then keep following the same task.",
+				},
+				RU: []string{
+					"Сначала загрузите Agent Card по адресу /.well-known/agent-card.json: в ней сказано, куда отправлять сообщения.",
+					"Задача не закончена, пока её состояние не конечное (completed, failed, canceled, rejected): до тех пор читайте поток или опрашивайте задачу.",
+					"При input-required отправьте ответ новым сообщением с тем же taskId (и contextId) и продолжайте следить за той же задачей.",
+				},
+			},
+		},
+	}
+}
+
+// ByID returns the exercise with this id.
+func ByID(id string) (Exercise, bool) {
+	for _, e := range List() {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return Exercise{}, false
+}
+
+// IDs lists every exercise id, for error messages.
+func IDs() string {
+	var ids []string
+	for _, e := range List() {
+		ids = append(ids, e.ID)
+	}
+	return strings.Join(ids, ", ")
+}

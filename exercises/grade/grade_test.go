@@ -1,0 +1,365 @@
+package grade
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/<exercise>/*.golden from what the graders report now")
+
+// gradeCase is one program graded against its exercise's grader, with
+// the stage it must fail at ("" for a program that passes) and the hint
+// it must get there.
+type gradeCase struct {
+	exercise, name, dir string
+	failAt, hint        string
+}
+
+// gradeCases lists the reference solutions, the starters, and every
+// deliberately broken variant in testdata/<exercise>/<variant>/.
+func gradeCases() []gradeCase {
+	return []gradeCase{
+		{"stdio-server", "solution", "../../solutions/stdio-server", "", ""},
+		{"stdio-server", "starter", "../stdio-server", "answers one call", ""},
+		{"stdio-server", "logs-to-stdout", "", "answers one call", HintStdoutLogs},
+		{"stdio-server", "no-json-tags", "", "answers one call", HintJSONTags},
+		{"stdio-server", "id-as-string", "", "echoes ids exactly", HintIDType},
+		{"stdio-server", "default-scanner", "", "handles a 100 KiB line", HintScanner},
+
+		{"mcp-server", "solution", "../../solutions/mcp-server", "", ""},
+		{"mcp-server", "starter", "../mcp-server", "completes the handshake", ""},
+		{"mcp-server", "answers-notification", "", "completes the handshake", HintNotification},
+		{"mcp-server", "no-init-check", "", "refuses requests before initialize", hintBeforeInit},
+		{"mcp-server", "snake-case-schema", "", "lists its tools", HintCamelCase},
+		{"mcp-server", "tool-error-as-protocol-error", "", "tells tool errors from protocol errors", HintToolErrorAsProtocolError},
+	}
+}
+
+// TestGolden grades every solution, starter and broken variant, checks
+// that each passes or fails where it should with the hint it should get,
+// and compares the whole text report with testdata/<exercise>/<name>.golden.
+// Run with -update to rewrite the golden files.
+func TestGolden(t *testing.T) {
+	cases := gradeCases()
+	listed := map[string]bool{}
+	for _, c := range cases {
+		listed[filepath.Join("testdata", c.exercise, c.name)] = true
+	}
+	variants, _ := filepath.Glob("testdata/*-*/*")
+	for _, v := range variants {
+		if fi, err := os.Stat(v); err == nil && fi.IsDir() && !listed[v] {
+			t.Errorf("%s is not listed in gradeCases: say where it must fail", v)
+		}
+	}
+
+	for _, c := range cases {
+		t.Run(c.exercise+"/"+c.name, func(t *testing.T) {
+			t.Parallel()
+			g, ok := For(c.exercise)
+			if !ok {
+				t.Fatalf("no grader for %s", c.exercise)
+			}
+			dir := c.dir
+			if dir == "" {
+				dir = filepath.Join("testdata", c.exercise, c.name)
+			}
+			rep, err := Run(context.Background(), g, dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text bytes.Buffer
+			rep.WriteText(&text)
+
+			failed := failedStage(rep)
+			switch {
+			case c.failAt == "" && !rep.Passed:
+				t.Errorf("did not pass:\n%s", text.String())
+			case c.failAt != "" && failed == nil:
+				t.Errorf("passed, want a failure at %q:\n%s", c.failAt, text.String())
+			case c.failAt != "" && failed.Name != c.failAt:
+				t.Errorf("failed at %q, want %q:\n%s", failed.Name, c.failAt, text.String())
+			case c.failAt != "" && failed.Failure.Hint != c.hint:
+				t.Errorf("hint %q, want %q:\n%s", failed.Failure.Hint, c.hint, text.String())
+			}
+
+			golden := filepath.Join("testdata", c.exercise, c.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, text.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if diff := cmp.Diff(string(want), text.String()); diff != "" {
+				t.Errorf("report differs from %s (-want +got):\n%s", golden, diff)
+			}
+		})
+	}
+}
+
+func failedStage(r *Report) *StageResult {
+	for i, s := range r.Stages {
+		if s.Status != Passed && s.Status != Skipped {
+			return &r.Stages[i]
+		}
+	}
+	return nil
+}
+
+// TestAllStages runs every stage of a broken variant: the stages after
+// the failure still run, and the score counts what passed.
+func TestAllStages(t *testing.T) {
+	var seen []string
+	rep, err := Run(context.Background(), StdioServer(), "testdata/stdio-server/default-scanner", &Options{
+		AllStages: true,
+		OnStage: func(i int, r StageResult) {
+			seen = append(seen, fmt.Sprintf("%d %s", i, r.Status))
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Status
+	for _, s := range rep.Stages {
+		got = append(got, s.Status)
+	}
+	want := []Status{Passed, Passed, Passed, Passed, Passed, Failed, Passed}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if rep.Passed || rep.Score != 6 {
+		t.Errorf("passed %v, score %d; want false, 6", rep.Passed, rep.Score)
+	}
+	if !strings.HasPrefix(SummaryText(rep), "Score: 6 of 7 stages passed.") {
+		t.Errorf("summary %q", SummaryText(rep))
+	}
+	// Each stage is reported twice, as it starts and as it ends.
+	if len(seen) != 14 || seen[0] != "0 running" || seen[1] != "0 passed" || seen[11] != "5 failed" {
+		t.Errorf("OnStage calls: %q", seen)
+	}
+}
+
+// TestReportJSON checks the report's JSON form: what the playground and
+// `wirelab grade --json` show.
+func TestReportJSON(t *testing.T) {
+	rep, err := Run(context.Background(), StdioServer(), "testdata/stdio-server/no-json-tags", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Exercise string `json:"exercise"`
+		Passed   bool   `json:"passed"`
+		Score    int    `json:"score"`
+		Stages   []struct {
+			Name    string `json:"name"`
+			Status  string `json:"status"`
+			LimitMS int64  `json:"limit_ms"`
+			Failure *struct {
+				Summary, Sent, Expected, Got, Hint string
+				Offset                             *int
+			} `json:"failure"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	s := back.Stages[1]
+	if back.Exercise != "stdio-server" || back.Passed || back.Score != 1 || s.Status != "failed" || s.LimitMS != DefaultLimit.Milliseconds() {
+		t.Fatalf("report: %s", b)
+	}
+	f := s.Failure
+	if f == nil || f.Offset == nil || *f.Offset != 2 || f.Got != `{"ID":null,"Result":{"Words":3,"Chars":13},"Error":null}` || f.Hint != HintJSONTags {
+		t.Errorf("failure: %s", b)
+	}
+	if back.Stages[2].Status != "skipped" {
+		t.Errorf("stage 3 is %s, want skipped", back.Stages[2].Status)
+	}
+}
+
+// badLimit is the stage limit for programs that hang: short, since the
+// test waits all of it.
+// It is longer than newlineGrace, for the program without a newline.
+const badLimit = 3 * time.Second
+
+// TestBadPrograms grades programs that misbehave in ways a learner's
+// first attempts do. Each must fail at a stage, within its limit, with a
+// message that says what happened, and leave no process behind.
+func TestBadPrograms(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		grader  *Grader
+		failAt  string
+		summary string // a part of the failure's summary
+		hint    string
+	}{
+		{"missing", StdioServer(), BuildStage, "there is no folder", HintNoDir},
+		{"no-compile", StdioServer(), BuildStage, "the program does not build", ""},
+		{"exits", StdioServer(), "answers one call", "exit status 3", ""},
+		{"hang", StdioServer(), "answers one call", "no answer within 3s", ""},
+		{"flood", StdioServer(), "answers one call", "more than 4 MiB on stdout without a newline", HintNoNewline},
+		{"no-newline", StdioServer(), "answers one call", "without a newline", HintNoNewline},
+		{"no-read", StdioServer(), "answers one call", "no answer within 3s", ""},
+		{"no-read", sendsMiB(), "sends a MiB", "stopped reading its stdin", HintStopsReading},
+		{"hang", closesStdin(), "waits for the end", "did not exit within 3s", HintEOF},
+	} {
+		t.Run(c.name+"/"+c.grader.Exercise, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Run(context.Background(), c.grader, filepath.Join("testdata", "bad", c.name), &Options{MaxLimit: badLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text bytes.Buffer
+			rep.WriteText(&text)
+			f := failedStage(rep)
+			switch {
+			case f == nil:
+				t.Fatalf("passed:\n%s", text.String())
+			case f.Name != c.failAt || f.Status != Failed:
+				t.Fatalf("stage %q %s, want %q failed:\n%s", f.Name, f.Status, c.failAt, text.String())
+			case !strings.Contains(f.Failure.Summary, c.summary):
+				t.Errorf("summary %q does not say %q", f.Failure.Summary, c.summary)
+			case f.Failure.Hint != c.hint:
+				t.Errorf("hint %q, want %q", f.Failure.Hint, c.hint)
+			}
+			if c.name == "no-compile" && !strings.Contains(f.Failure.Output, "undefined: answer") {
+				t.Errorf("no compiler output in the failure:\n%s", text.String())
+			}
+			// The programs that hang report their process ids (and the
+			// hanging one its child's) on stderr; all must be gone.
+			for _, pid := range pids(f.Failure.Stderr) {
+				if !gone(pid) {
+					t.Errorf("process %d is still running after the grade", pid)
+				}
+			}
+		})
+	}
+}
+
+// sendsMiB is a grader whose one stage writes 1 MiB to the program.
+func sendsMiB() *Grader {
+	return &Grader{Exercise: "send", Stages: []Stage{{Name: "sends a MiB", Run: func(t *T) error {
+		p, err := t.Start()
+		if err != nil {
+			return err
+		}
+		return p.Send(strings.Repeat("x", 1<<20))
+	}}}}
+}
+
+// closesStdin is a grader whose one stage closes the program's stdin and
+// waits for it to end cleanly.
+func closesStdin() *Grader {
+	return &Grader{Exercise: "close", Stages: []Stage{{Name: "waits for the end", Run: func(t *T) error {
+		p, err := t.Start()
+		if err != nil {
+			return err
+		}
+		return p.ExpectEnd()
+	}}}}
+}
+
+// pids finds the "pids N M" line the test programs write on stderr.
+func pids(stderr string) []int {
+	var out []int
+	for _, line := range strings.Split(stderr, "\n") {
+		if rest, ok := strings.CutPrefix(line, "pids "); ok {
+			for _, f := range strings.Fields(rest) {
+				if n, err := strconv.Atoi(f); err == nil {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// gone reports whether a process has exited (a zombie waiting to be
+// reaped by init counts as gone). A SIGKILL takes effect when the
+// process is next scheduled, so this waits a little for it.
+func gone(pid int) bool {
+	if runtime.GOOS != "linux" {
+		return true // no /proc to look in
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		// The state follows the command name, which is in parentheses.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X') {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestGraderBugs checks that the grader's own failures are told apart
+// from the program's: an error that is not a *Failure, and a panic.
+func TestGraderBugs(t *testing.T) {
+	g := &Grader{Exercise: "buggy", Stages: []Stage{
+		{Name: "returns a plain error", Run: func(t *T) error { return errors.New("oops") }},
+		{Name: "panics", Run: func(t *T) error { panic("boom") }},
+	}}
+	rep, err := Run(context.Background(), g, "testdata/bad/exits", &Options{AllStages: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"internal error in grader: oops", "internal error in grader: panic: boom"} {
+		s := rep.Stages[i+1]
+		if s.Status != Errored || s.Failure == nil || s.Failure.Summary != want {
+			t.Errorf("stage %d: %s %+v, want error %q", i+2, s.Status, s.Failure, want)
+		}
+	}
+	if !strings.Contains(SummaryText(rep), "bug in wirelab") {
+		t.Errorf("summary %q", SummaryText(rep))
+	}
+}
+
+// TestInterrupt checks that canceling a grade stops it at once, with
+// the stage marked canceled rather than failed.
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Grader{Exercise: "interrupted", Stages: []Stage{{Name: "waits", Run: func(t *T) error {
+		p, err := t.Start()
+		if err != nil {
+			return err
+		}
+		cancel()
+		_, err = p.ReadLine()
+		return err
+	}}}}
+	rep, err := Run(ctx, g, "testdata/bad/no-read", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if rep.Stages[1].Status != Canceled {
+		t.Errorf("stage status %s, want canceled", rep.Stages[1].Status)
+	}
+	if SummaryText(rep) != "Interrupted.\n" {
+		t.Errorf("summary %q", SummaryText(rep))
+	}
+}

@@ -1,0 +1,175 @@
+package grade
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The text report, plain text without colour codes, so that it reads
+// the same in a terminal, a log file and a golden test:
+//
+//	stdio-server
+//	  ok    1. builds
+//	  FAIL  2. answers one call
+//	        a word_count call without an id: the answer is not the one expected
+//	        Sent:     {"name":"word_count","args":{"text":"read the wire"}}
+//	        Expected: {"result":{"words":3,"chars":13}}
+//	        Got:      {"ID":null,"Result":{"Words":3,"Chars":13},"Error":null}
+//	                    ^ first difference
+//	        Hint: The keys are capitalized: ...
+//	  skip  3. echoes ids exactly
+//	...
+//	Not yet: stage 2 of 7, "answers one call", failed.
+//
+// (testdata/stdio-server/no-json-tags.golden has it whole.)
+
+const (
+	indent    = "        " // under a stage's name
+	hintWidth = 72         // where hints wrap
+)
+
+// WriteText writes the report as text.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(HeaderText(r.Exercise))
+	tw := &Text{W: &b, Total: len(r.Stages)}
+	for i, s := range r.Stages {
+		tw.Stage(i, s)
+	}
+	b.WriteString(SummaryText(r))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Text writes a text report stage by stage, as a grade runs: call Stage
+// from Options.OnStage, and print SummaryText at the end. A failure that
+// repeats an earlier one (with AllStages, every stage after a broken
+// handshake fails the same way) is shown once.
+type Text struct {
+	W     io.Writer
+	Total int // the number of stages, "builds" included
+
+	shown map[Failure]int // each failure shown in full, and its stage
+}
+
+// Stage writes one stage's result; a stage still running writes nothing.
+func (t *Text) Stage(index int, s StageResult) {
+	if s.Status == Running {
+		return
+	}
+	if s.Failure == nil {
+		io.WriteString(t.W, StageText(index, t.Total, s))
+		return
+	}
+	key := Failure{Summary: s.Failure.Summary, Sent: s.Failure.Sent, Expected: s.Failure.Expected, Got: s.Failure.Got}
+	if first, ok := t.shown[key]; ok {
+		short := s
+		short.Failure = nil
+		io.WriteString(t.W, StageText(index, t.Total, short))
+		fmt.Fprintf(t.W, "%sthe same failure as stage %d\n", indent, first+1)
+		return
+	}
+	if t.shown == nil {
+		t.shown = map[Failure]int{}
+	}
+	t.shown[key] = index
+	io.WriteString(t.W, StageText(index, t.Total, s))
+}
+
+// HeaderText is the first line of a text report.
+func HeaderText(exercise string) string {
+	return exercise + "\n"
+}
+
+// StageText is one stage of a text report, the index-th (from 0) of
+// total: its line, and for a failure everything the failure shows.
+// Text calls it, and drops repeated failures.
+func StageText(index, total int, s StageResult) string {
+	label := map[Status]string{
+		Passed: "ok", Failed: "FAIL", Skipped: "skip", Errored: "ERROR", Canceled: "stop", Running: "...",
+	}[s.Status]
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %-5s %*d. %s\n", label, len(strconv.Itoa(total)), index+1, s.Name)
+	if s.Failure != nil {
+		writeFailure(&b, s.Failure)
+	}
+	return b.String()
+}
+
+func writeFailure(b *strings.Builder, f *Failure) {
+	for _, l := range wrap(f.Summary, hintWidth) {
+		b.WriteString(indent + l + "\n")
+	}
+	if f.Sent != "" {
+		s, _ := visible(f.Sent, -1)
+		b.WriteString(indent + "Sent:     " + s + "\n")
+	}
+	off := -1
+	if f.Offset != nil && f.Expected != "" {
+		off = *f.Offset
+	}
+	if f.Expected != "" {
+		s, _ := visible(f.Expected, -1)
+		b.WriteString(indent + "Expected: " + s + "\n")
+	}
+	if f.Got != "" || f.Offset != nil {
+		s, col := visible(f.Got, off)
+		b.WriteString(indent + "Got:      " + s + "\n")
+		if off >= 0 && col >= 0 {
+			b.WriteString(indent + strings.Repeat(" ", len("Got:      ")+col) + "^ first difference\n")
+		}
+	}
+	if f.Hint != "" {
+		for i, l := range wrap(f.Hint, hintWidth-len("Hint: ")) {
+			if i == 0 {
+				b.WriteString(indent + "Hint: " + l + "\n")
+			} else {
+				b.WriteString(indent + "      " + l + "\n")
+			}
+		}
+	}
+	block := func(title, text string) {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		b.WriteString(indent + title + "\n")
+		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			s, _ := visible(l, -1)
+			b.WriteString(indent + "  | " + s + "\n")
+		}
+	}
+	block("Output:", f.Output)
+	block("The program's stderr (last lines):", f.Stderr)
+}
+
+// SummaryText is the last line of a text report.
+func SummaryText(r *Report) string {
+	total := len(r.Stages)
+	if r.Passed {
+		return fmt.Sprintf("Passed: all %d stages.\n", total)
+	}
+	for i, s := range r.Stages {
+		switch s.Status {
+		case Errored:
+			return fmt.Sprintf("The grader failed at stage %d of %d, %q: this is a bug in wirelab, not in your program.\n", i+1, total, s.Name)
+		case Canceled, Running:
+			return "Interrupted.\n"
+		}
+	}
+	skipped := 0
+	for _, s := range r.Stages {
+		if s.Status == Skipped {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		for i, s := range r.Stages {
+			if s.Status == Failed {
+				return fmt.Sprintf("Not yet: stage %d of %d, %q, failed.\n", i+1, total, s.Name)
+			}
+		}
+	}
+	return fmt.Sprintf("Score: %d of %d stages passed.\n", r.Score, total)
+}

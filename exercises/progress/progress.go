@@ -1,0 +1,214 @@
+// Package progress remembers, for one learner on one machine, which
+// exercises they passed, how many hints they have seen, and where their
+// workspace is. The command line and the playground share one file.
+//
+// The file is rewritten whole on every change, atomically: the new
+// contents go to a temporary file in the same directory, are flushed to
+// disk, and then renamed over the old file. A crash or a kill at any
+// moment leaves either the old file or the new one, never half of each.
+// A file that cannot be read is reported, never silently replaced, since
+// replacing it would throw the learner's progress away.
+package progress
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// HomeEnv names the environment variable that, when set, is the
+// directory holding the progress file instead of the user's config
+// directory. Tests set it; so can a learner with two courses going.
+const HomeEnv = "WIRELAB_HOME"
+
+const (
+	fileName = "progress.json"
+	// formatVersion is written into every file. A file with a newer
+	// version was written by a newer wirelab and is not touched.
+	formatVersion = 1
+)
+
+// DefaultPath returns where the progress file lives:
+// $WIRELAB_HOME/progress.json, or progress.json in a wirelab folder of
+// the user's config directory (~/.config/wirelab on Linux).
+func DefaultPath() (string, error) {
+	if dir := os.Getenv(HomeEnv); dir != "" {
+		return filepath.Join(dir, fileName), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding where to keep progress: %w (set %s to a directory)", err, HomeEnv)
+	}
+	return filepath.Join(dir, "wirelab", fileName), nil
+}
+
+// State is everything the file holds.
+type State struct {
+	Version int `json:"version"`
+	// Workspace is the absolute path of the directory the last `wirelab
+	// init` wrote, where `wirelab grade` looks by default.
+	Workspace string `json:"workspace,omitempty"`
+	// Exercises is keyed by exercise id.
+	Exercises map[string]Exercise `json:"exercises,omitempty"`
+}
+
+// Exercise is the progress on one exercise.
+type Exercise struct {
+	Passed     bool      `json:"passed,omitempty"`
+	PassedAt   time.Time `json:"passed_at,omitzero"` // the first pass
+	HintsShown int       `json:"hints_shown,omitempty"`
+}
+
+// Exercise returns the progress on one exercise; none yet is the zero
+// value.
+func (s *State) Exercise(id string) Exercise {
+	return s.Exercises[id]
+}
+
+// SetExercise replaces the progress on one exercise.
+func (s *State) SetExercise(id string, e Exercise) {
+	if s.Exercises == nil {
+		s.Exercises = make(map[string]Exercise)
+	}
+	s.Exercises[id] = e
+}
+
+// CorruptError reports a progress file that exists but cannot be read as
+// one. Nothing is written over it.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("progress file %s cannot be read (%v); it was left as it is: repair it, or move it away to start over", e.Path, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Store reads and updates one progress file.
+type Store struct {
+	path string
+
+	// mu serializes Update within this process; lockFile does the same
+	// between processes (the playground and a `wirelab grade` running
+	// side by side), so that neither loses the other's change.
+	mu sync.Mutex
+
+	// rename is os.Rename; tests replace it to fail in the middle of a
+	// write.
+	rename func(oldpath, newpath string) error
+}
+
+// NewStore returns a store for the file at path. Nothing is read or
+// created until it is used.
+func NewStore(path string) *Store {
+	return &Store{path: path, rename: os.Rename}
+}
+
+// Path returns the file's path.
+func (s *Store) Path() string { return s.path }
+
+// Load reads the file. A file that does not exist yet is an empty state,
+// not an error; one that cannot be parsed is a *CorruptError.
+func (s *Store) Load() (State, error) {
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return State{Version: formatVersion}, nil
+	}
+	if err != nil {
+		return State{}, fmt.Errorf("reading progress: %w", err)
+	}
+	var st State
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return State{}, &CorruptError{Path: s.path, Err: err}
+	}
+	if dec.More() {
+		return State{}, &CorruptError{Path: s.path, Err: errors.New("text after the JSON object")}
+	}
+	switch {
+	case st.Version == 0:
+		return State{}, &CorruptError{Path: s.path, Err: errors.New(`no "version"`)}
+	case st.Version > formatVersion:
+		return State{}, fmt.Errorf("progress file %s was written by a newer wirelab (format %d; this one reads %d)", s.path, st.Version, formatVersion)
+	}
+	return st, nil
+}
+
+// Update reads the file, lets change modify the state, and writes the
+// result atomically. If change returns an error, nothing is written.
+func (s *Store) Update(change func(*State) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("saving progress: %w", err)
+	}
+	unlock, err := lockFile(s.path + ".lock")
+	if err != nil {
+		return fmt.Errorf("saving progress: %w", err)
+	}
+	defer unlock()
+
+	st, err := s.Load()
+	if err != nil {
+		return err
+	}
+	if err := change(&st); err != nil {
+		return err
+	}
+	st.Version = formatVersion
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("saving progress: %w", err)
+	}
+	if err := s.writeAtomic(append(b, '\n')); err != nil {
+		return fmt.Errorf("saving progress: %w", err)
+	}
+	return nil
+}
+
+// writeAtomic replaces the file with data so that a crash at any point
+// leaves the old contents or the new ones. The temporary file is in the
+// same directory because a rename is only atomic within one file system.
+func (s *Store) writeAtomic(data []byte) (err error) {
+	dir := filepath.Dir(s.path)
+	tmp, err := os.CreateTemp(dir, ".progress-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	// Sync before the rename: otherwise, after a power cut, the rename
+	// may be on disk while the data is not, leaving an empty file.
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := s.rename(tmp.Name(), s.path); err != nil {
+		return err
+	}
+	// Make the rename itself durable. Not every system can sync a
+	// directory, and the data is safe either way, so errors are ignored.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

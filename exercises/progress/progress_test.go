@@ -1,0 +1,167 @@
+package progress
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDefaultPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(HomeEnv, dir)
+	p, err := DefaultPath()
+	if err != nil || p != filepath.Join(dir, "progress.json") {
+		t.Errorf("DefaultPath() = %q, %v", p, err)
+	}
+	t.Setenv(HomeEnv, "")
+	p, err = DefaultPath()
+	if err == nil && !strings.HasSuffix(p, filepath.Join("wirelab", "progress.json")) {
+		t.Errorf("DefaultPath() without %s = %q", HomeEnv, p)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "sub", "progress.json"))
+	st, err := s.Load()
+	if err != nil || len(st.Exercises) != 0 {
+		t.Fatalf("a store with no file: %+v, %v", st, err)
+	}
+	when := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	err = s.Update(func(st *State) error {
+		st.Workspace = "/home/learner/wirelab"
+		st.SetExercise("stdio-server", Exercise{Passed: true, PassedAt: when})
+		st.SetExercise("mcp-server", Exercise{HintsShown: 2})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err = s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := State{Version: 1, Workspace: "/home/learner/wirelab", Exercises: map[string]Exercise{
+		"stdio-server": {Passed: true, PassedAt: when},
+		"mcp-server":   {HintsShown: 2},
+	}}
+	if diff := cmp.Diff(want, st); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if e := st.Exercise("nope"); e != (Exercise{}) {
+		t.Errorf("an exercise never started: %+v", e)
+	}
+}
+
+// TestChangeRefused checks that an error from the change writes nothing.
+func TestChangeRefused(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	boom := errors.New("no")
+	if err := s.Update(func(*State) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("Update = %v, want the change's error", err)
+	}
+	if _, err := os.Stat(s.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file was written: %v", err)
+	}
+}
+
+// TestInterruptedWrite makes the rename, the step that publishes a new
+// file, fail: the old file must be left whole, and no temporary file
+// behind. A crash at that moment leaves the same state.
+func TestInterruptedWrite(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(filepath.Join(dir, "progress.json"))
+	if err := s.Update(func(st *State) error { st.SetExercise("stdio-server", Exercise{Passed: true}); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(s.Path())
+
+	s.rename = func(oldpath, newpath string) error { return errors.New("power cut") }
+	err := s.Update(func(st *State) error { st.SetExercise("mcp-server", Exercise{Passed: true}); return nil })
+	if err == nil || !strings.Contains(err.Error(), "power cut") {
+		t.Fatalf("Update = %v, want the rename's error", err)
+	}
+	after, _ := os.ReadFile(s.Path())
+	if string(before) != string(after) {
+		t.Errorf("the file changed:\nbefore %s\nafter %s", before, after)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// TestCorrupt checks that a file that cannot be read is reported, and
+// never replaced by an update.
+func TestCorrupt(t *testing.T) {
+	for _, content := range []string{
+		`{"version":1,"exercises":{"stdio-server":{"passed":tru`, // cut short by a crash of another program
+		``,
+		`{"version":1} trailing`,
+		`{"exercises":{}}`,
+		`{"version":1,"exercise":{}}`,
+	} {
+		path := filepath.Join(t.TempDir(), "progress.json")
+		os.WriteFile(path, []byte(content), 0o600)
+		s := NewStore(path)
+		_, err := s.Load()
+		var ce *CorruptError
+		if !errors.As(err, &ce) || ce.Path != path {
+			t.Errorf("Load of %q = %v, want a *CorruptError", content, err)
+		}
+		err = s.Update(func(st *State) error { st.SetExercise("x", Exercise{Passed: true}); return nil })
+		if !errors.As(err, &ce) {
+			t.Errorf("Update of %q = %v, want a *CorruptError", content, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != content {
+			t.Errorf("the corrupt file was replaced by %s", b)
+		}
+	}
+}
+
+func TestNewerFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	os.WriteFile(path, []byte(`{"version":99}`), 0o600)
+	if _, err := NewStore(path).Load(); err == nil || !strings.Contains(err.Error(), "newer wirelab") {
+		t.Errorf("Load = %v, want a refusal", err)
+	}
+}
+
+// TestConcurrentUpdates runs updates from two stores on one file, as the
+// playground and a `wirelab hint` in a terminal would: none is lost.
+func TestConcurrentUpdates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	a, b := NewStore(path), NewStore(path)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.Update(func(st *State) error {
+				e := st.Exercise("stdio-server")
+				e.HintsShown++
+				st.SetExercise("stdio-server", e)
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	st, err := a.Load()
+	if err != nil || st.Exercise("stdio-server").HintsShown != 20 {
+		t.Errorf("after 20 updates: %+v, %v", st.Exercise("stdio-server"), err)
+	}
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/progress"
+)
+
+// exerciseEntry is one exercise as `wirelab exercises --json` lists it.
+type exerciseEntry struct {
+	ID       string             `json:"id"`
+	Kind     exercises.Kind     `json:"kind"`
+	Lesson   string             `json:"lesson"`
+	Title    exercises.Text     `json:"title"`
+	Hints    int                `json:"hints"`
+	Progress *progress.Exercise `json:"progress"` // null when the progress file cannot be read
+}
+
+// exercisesCmd lists the exercises with the learner's progress. With a
+// progress file that cannot be read, it still lists them, says why the
+// progress is missing, and exits 1.
+func exercisesCmd(args []string, env Env) (int, error) {
+	fs := flags("exercises")
+	asJSON := fs.Bool("json", false, "print JSON")
+	lang := fs.String("lang", "en", "language of the titles: en or ru")
+	if err := parse(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usageErrorf("exercises takes no arguments, got %q", fs.Arg(0))
+	}
+	if err := checkLang(*lang); err != nil {
+		return exitUsage, err
+	}
+	st, perr := loadProgress()
+
+	var list []exerciseEntry
+	for _, e := range exercises.List() {
+		entry := exerciseEntry{ID: e.ID, Kind: e.Kind, Lesson: e.Lesson, Title: e.Title, Hints: len(e.Hints.EN)}
+		if perr == nil {
+			p := st.Exercise(e.ID)
+			entry.Progress = &p
+		}
+		list = append(list, entry)
+	}
+
+	if *asJSON {
+		b, err := json.MarshalIndent(list, "", "  ")
+		if err != nil {
+			return exitFailure, err
+		}
+		fmt.Fprintf(env.Stdout, "%s\n", b)
+	} else {
+		tw := tabwriter.NewWriter(env.Stdout, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tKIND\tLESSON\tPROGRESS\tTITLE")
+		for _, e := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Lesson, progressWord(e), e.Title.In(*lang))
+		}
+		tw.Flush()
+	}
+	if perr != nil {
+		return exitFailure, fmt.Errorf("progress not shown: %w", perr)
+	}
+	return exitOK, nil
+}
+
+// progressWord sums up the progress on one exercise in a word or two.
+func progressWord(e exerciseEntry) string {
+	switch p := e.Progress; {
+	case p == nil:
+		return "?"
+	case p.Passed:
+		return "passed"
+	case p.HintsShown > 0:
+		return fmt.Sprintf("hint %d/%d", p.HintsShown, e.Hints)
+	default:
+		return "-"
+	}
+}
+
+// checkLang accepts the course's languages.
+func checkLang(lang string) error {
+	if lang != "en" && lang != "ru" {
+		return usageErrorf("--lang %q: the course is in en and ru", lang)
+	}
+	return nil
+}
+
+// exerciseArg looks up an exercise named on the command line.
+func exerciseArg(cmd, id string) (exercises.Exercise, error) {
+	e, ok := exercises.ByID(id)
+	if !ok {
+		return e, usageErrorf("%s: unknown exercise %q; `wirelab exercises` lists them", cmd, id)
+	}
+	return e, nil
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/progress"
+)
+
+// learner gives a test a learner of its own: an empty WIRELAB_HOME, so
+// that progress is read from and written to a temporary directory, never
+// the user's. It returns the progress file's path.
+func learner(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv(progress.HomeEnv, home)
+	return filepath.Join(home, "progress.json")
+}
+
+func TestExercisesList(t *testing.T) {
+	path := learner(t)
+	progress.NewStore(path).Update(func(st *progress.State) error {
+		st.SetExercise("stdio-server", progress.Exercise{Passed: true})
+		st.SetExercise("mcp-server", progress.Exercise{HintsShown: 1})
+		return nil
+	})
+	code, stdout, stderr := run(t, "", "exercises")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(exercises.List())+1 || strings.Join(strings.Fields(lines[0]), " ") != "ID KIND LESSON PROGRESS TITLE" {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	for _, want := range []string{
+		"stdio-server code stdio passed A stdio tool server",
+		"mcp-server code mcp-by-hand hint 1/3 An MCP server over stdio, by hand",
+		"frames-mcp-handshake frame mcp-by-hand - The MCP handshake by hand",
+	} {
+		found := false
+		for _, l := range lines {
+			found = found || strings.Join(strings.Fields(l), " ") == want
+		}
+		if !found {
+			t.Errorf("no line %q in:\n%s", want, stdout)
+		}
+	}
+
+	code, stdout, _ = run(t, "", "exercises", "--lang", "ru")
+	if code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") {
+		t.Errorf("--lang ru: exit %d:\n%s", code, stdout)
+	}
+}
+
+func TestExercisesJSON(t *testing.T) {
+	learner(t)
+	code, stdout, _ := run(t, "", "exercises", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var list []struct {
+		ID       string
+		Kind     string
+		Lesson   string
+		Title    struct{ EN, RU string }
+		Hints    int
+		Progress *struct {
+			Passed     bool `json:"passed"`
+			HintsShown int  `json:"hints_shown"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	if len(list) != len(exercises.List()) {
+		t.Fatalf("%d exercises, want %d", len(list), len(exercises.List()))
+	}
+	e := list[1]
+	if e.ID != "stdio-server" || e.Kind != "code" || e.Lesson != "stdio" || e.Title.RU == "" || e.Hints != 3 || e.Progress == nil || e.Progress.Passed {
+		t.Errorf("entry: %+v", e)
+	}
+}
+
+// TestExercisesCorruptProgress: the list is still shown, without
+// progress, and the broken file is reported and left alone.
+func TestExercisesCorruptProgress(t *testing.T) {
+	path := learner(t)
+	os.WriteFile(path, []byte(`{"version":1,"exerc`), 0o600)
+	code, stdout, stderr := run(t, "", "exercises")
+	if code != exitFailure || !strings.Contains(stderr, "cannot be read") || !strings.Contains(stderr, path) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "stdio-server") || !strings.Contains(stdout, " ? ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"version":1,"exerc` {
+		t.Errorf("the file was changed: %s", b)
+	}
+}
+
+func TestExerciseCommandsUsage(t *testing.T) {
+	learner(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exercises", "extra"}, `wirelab: exercises takes no arguments, got "extra"`},
+		{[]string{"exercises", "--lang", "fr"}, `wirelab: --lang "fr": the course is in en and ru`},
+		{[]string{"grade"}, `wirelab: grade needs an exercise id; code exercises: stdio-server, http-server, grpc-server, schema-versions, mcp-server, mcp-client, a2a-client`},
+		{[]string{"grade", "nope"}, "wirelab: grade: unknown exercise \"nope\"; `wirelab exercises` lists them"},
+		{[]string{"grade", "frames-mcp-handshake"}, `wirelab: grade: frames-mcp-handshake is a frame exercise, done and checked in the playground's wire console (wirelab serve)`},
+		{[]string{"grade", "stdio-server", "--dirr", "x"}, `wirelab: grade: flag provided but not defined: -dirr`},
+		{[]string{"init"}, `wirelab: init needs one directory, the workspace to write`},
+		{[]string{"init", "a", "b"}, `wirelab: init needs one directory, the workspace to write`},
+		{[]string{"hint"}, `wirelab: hint needs one exercise id`},
+		{[]string{"hint", "nope"}, "wirelab: hint: unknown exercise \"nope\"; `wirelab exercises` lists them"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tt.args...)
+			first, rest, _ := strings.Cut(stderr, "\n")
+			if code != exitUsage || stdout != "" || first != tt.want || !strings.Contains(rest, "Usage:") {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and first line\n%s", code, stdout, stderr, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/grade"
+	"github.com/wirelab/wirelab/exercises/progress"
+)
+
+// TestGradeSolutions grades the reference solutions, as the issue's
+// "done when" asks: everything passes, and the passes are recorded.
+func TestGradeSolutions(t *testing.T) {
+	path := learner(t)
+	code, stdout, stderr := run(t, "", "grade", "stdio-server", "mcp-server", "--dir", "../../solutions")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{"Passed: all 7 stages.\n", "Passed: all 10 stages.\n", "  ok    7. keeps stdout clean\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	st, err := progress.NewStore(path).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"stdio-server", "mcp-server"} {
+		if e := st.Exercise(id); !e.Passed || e.PassedAt.IsZero() {
+			t.Errorf("%s: progress %+v, want passed", id, e)
+		}
+	}
+}
+
+// TestGradeStarter grades the starter in the workspace init wrote, found
+// without --dir, and shows the failure as a learner sees it.
+func TestGradeStarter(t *testing.T) {
+	path := learner(t)
+	ws := filepath.Join(t.TempDir(), "ws")
+	if code, _, stderr := run(t, "", "init", ws); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	code, stdout, _ := run(t, "", "grade", "stdio-server")
+	want := "stdio-server (" + filepath.Join(ws, "stdio-server") + `)
+  ok    1. builds
+  FAIL  2. answers one call
+        a word_count call without an id: the answer is not the one expected
+        Sent:     {"name":"word_count","args":{"text":"read the wire"}}
+        Expected: {"result":{"words":3,"chars":13}}
+        Got:      {"error":{"code":"not_implemented","message":"this server does not answer requests yet"}}
+                    ^ first difference
+Not yet: stage 2 of 7, "answers one call", failed.
+`
+	if code != exitFailure {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if st, _ := progress.NewStore(path).Load(); st.Exercise("stdio-server").Passed {
+		t.Error("a failed grade was recorded as a pass")
+	}
+
+	code, stdout, _ = run(t, "", "grade", "--json", "stdio-server", "--all-stages")
+	var rep grade.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("not one line of JSON: %v\n%s", err, stdout)
+	}
+	if code != exitFailure || rep.Passed || rep.Dir != filepath.Join(ws, "stdio-server") || len(rep.Stages) != 7 || rep.Stages[1].Failure.Offset == nil {
+		t.Errorf("exit %d, report %+v", code, rep)
+	}
+}
+
+func TestGradeMissingFolder(t *testing.T) {
+	learner(t)
+	dir := t.TempDir()
+	code, stdout, _ := run(t, "", "grade", "--dir", dir, "stdio-server")
+	if code != exitFailure || !strings.Contains(stdout, "there is no folder") || !strings.Contains(stdout, filepath.Join(dir, "stdio-server")+"\n") || !strings.Contains(stdout, "wirelab init DIR") {
+		t.Errorf("exit %d, stdout:\n%s", code, stdout)
+	}
+}
+
+// TestGradeNoGrader asks for a code exercise whose grader is not written
+// yet, while there is one.
+func TestGradeNoGrader(t *testing.T) {
+	learner(t)
+	for _, e := range exercises.List() {
+		if _, ok := grade.For(e.ID); e.Kind == exercises.Code && !ok {
+			code, _, stderr := run(t, "", "grade", e.ID)
+			if code != exitUsage || stderr != "wirelab: grade: "+e.ID+" has no grader yet\n" {
+				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			return
+		}
+	}
+	t.Skip("every code exercise has a grader")
+}
+
+func TestExerciseDir(t *testing.T) {
+	base := t.TempDir()
+	os.Mkdir(filepath.Join(base, "stdio-server"), 0o755)
+	inside := filepath.Join(base, "stdio-server")
+	for _, tt := range []struct{ base, id, want string }{
+		{base, "stdio-server", inside},
+		{inside, "stdio-server", inside}, // run from inside the exercise's folder
+		{base, "mcp-server", filepath.Join(base, "mcp-server")},
+	} {
+		if got := exerciseDir(tt.base, tt.id); got != tt.want {
+			t.Errorf("exerciseDir(%q, %q) = %q, want %q", tt.base, tt.id, got, tt.want)
+		}
+	}
+}
+
+func TestParseInterspersed(t *testing.T) {
+	fs := flags("grade")
+	asJSON := fs.Bool("json", false, "")
+	dir := fs.String("dir", "", "")
+	pos, err := parseInterspersed(fs, []string{"a", "--json", "b", "--dir", "d", "--", "--c"})
+	if err != nil || !*asJSON || *dir != "d" {
+		t.Fatalf("json %v, dir %q, err %v", *asJSON, *dir, err)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "--c"}, pos); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestGradeWatch runs the real binary with --watch: it grades, grades
+// again when a .go file changes, and ends on an interrupt.
+func TestGradeWatch(t *testing.T) {
+	learner(t)
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module exercises\n\ngo "+exercises.GoVersion+"\n"), 0o644)
+	main := filepath.Join(ws, "stdio-server", "main.go")
+	os.Mkdir(filepath.Dir(main), 0o755)
+	// Programs that do not compile make the quickest grades.
+	os.WriteFile(main, []byte("package main\n\nfunc main() { first() }\n"), 0o644)
+
+	cmd := exec.Command(wirelabBin, "grade", "--watch", "stdio-server", "--dir", ws)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	lines := make(chan string)
+	defer func() {
+		cmd.Process.Kill()
+		for range lines {
+		}
+		<-done
+	}()
+	// This goroutine ends when the process's stdout closes, at its exit.
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		done <- cmd.Wait()
+	}()
+	// waitFor reads lines until one contains s, and returns everything
+	// read. It gives up after a minute: a limit, not a measurement.
+	waitFor := func(s string) string {
+		t.Helper()
+		var seen []string
+		timeout := time.After(time.Minute)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("output ended before %q:\n%s", s, strings.Join(seen, "\n"))
+				}
+				seen = append(seen, l)
+				if strings.Contains(l, s) {
+					return strings.Join(seen, "\n")
+				}
+			case <-timeout:
+				t.Fatalf("no %q within a minute:\n%s", s, strings.Join(seen, "\n"))
+			}
+		}
+	}
+	if got := waitFor("Not yet: stage 1 of 7"); !strings.Contains(got, "undefined: first") {
+		t.Errorf("first grade:\n%s", got)
+	}
+	os.WriteFile(main, []byte("package main\n\nfunc main() { second() }\n"), 0o644)
+	// A later modification time, in case the file system's clock is
+	// coarser than the two writes are apart.
+	later := time.Now().Add(2 * time.Second)
+	os.Chtimes(main, later, later)
+	if got := waitFor("Not yet: stage 1 of 7"); !strings.Contains(got, "a file changed; grading again") || !strings.Contains(got, "undefined: second") {
+		t.Errorf("second grade:\n%s", got)
+	}
+
+	cmd.Process.Signal(syscall.SIGINT)
+	for range lines {
+	}
+	err = <-done
+	done <- err // for the deferred cleanup
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("after an interrupt: %v, want exit status 1 (the last grade failed)", err)
+	}
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/progress"
+)
+
+// hintCmd shows an exercise's next hint, and remembers that it did; once
+// all are shown, it shows them all again.
+func hintCmd(args []string, env Env) (int, error) {
+	fs := flags("hint")
+	lang := fs.String("lang", "en", "language of the hint: en or ru")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		return exitUsage, usageErrorf("hint needs one exercise id")
+	}
+	if err := checkLang(*lang); err != nil {
+		return exitUsage, err
+	}
+	e, err := exerciseArg("hint", pos[0])
+	if err != nil {
+		return exitUsage, err
+	}
+	hints := e.Hints.In(*lang)
+
+	// The count is read and raised in one update, so that two hints
+	// asked for at once are two different hints.
+	shown := 0
+	err = updateProgress(func(st *progress.State) error {
+		p := st.Exercise(e.ID)
+		shown = p.HintsShown
+		if shown < len(hints) {
+			p.HintsShown = shown + 1
+			st.SetExercise(e.ID, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return exitFailure, fmt.Errorf("hints are counted in your progress, which cannot be read or saved: %w", err)
+	}
+
+	if shown < len(hints) {
+		fmt.Fprintf(env.Stdout, "Hint %d of %d for %s:\n%s\n", shown+1, len(hints), e.ID, hints[shown])
+		if shown+1 < len(hints) {
+			fmt.Fprintf(env.Stdout, "(`wirelab hint %s` again for the next one)\n", e.ID)
+		}
+		return exitOK, nil
+	}
+	fmt.Fprintf(env.Stdout, "All %d hints for %s:\n", len(hints), e.ID)
+	for i, h := range hints {
+		fmt.Fprintf(env.Stdout, "%d. %s\n", i+1, h)
+	}
+	if e.Kind == exercises.Code {
+		fmt.Fprintf(env.Stdout, "The reference solution is in solutions/%s of the wirelab repository.\n", e.ID)
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/progress"
+)
+
+func TestInit(t *testing.T) {
+	path := learner(t)
+	ws := filepath.Join(t.TempDir(), "course")
+	code, stdout, stderr := run(t, "", "init", ws)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "wrote a Go workspace in "+ws) || !strings.Contains(stdout, "wirelab grade stdio-server") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	gomod, _ := os.ReadFile(filepath.Join(ws, "go.mod"))
+	if string(gomod) != "module exercises\n\ngo "+exercises.GoVersion+"\n" {
+		t.Errorf("go.mod:\n%s", gomod)
+	}
+	for _, id := range []string{"stdio-server", "mcp-server"} {
+		for _, f := range []string{"main.go", "README.md", "README.ru.md"} {
+			want, _ := os.ReadFile(filepath.Join("..", "..", "exercises", id, f))
+			got, err := os.ReadFile(filepath.Join(ws, id, f))
+			if err != nil || string(got) != string(want) {
+				t.Errorf("%s/%s: not the starter's (%v)", id, f, err)
+			}
+		}
+	}
+	st, err := progress.NewStore(path).Load()
+	if err != nil || st.Workspace != ws {
+		t.Errorf("workspace remembered: %q, %v", st.Workspace, err)
+	}
+
+	// The workspace is a module of its own: it builds outside this
+	// repository, without it.
+	build := exec.Command("go", "vet", "./...")
+	build.Dir = ws
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go vet in the workspace: %v\n%s", err, out)
+	}
+}
+
+// TestInitNeverOverwrites: with one of its files already there, init
+// writes nothing at all.
+func TestInitNeverOverwrites(t *testing.T) {
+	learner(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "mcp-server"), 0o755)
+	os.WriteFile(filepath.Join(ws, "mcp-server", "main.go"), []byte("my work"), 0o644)
+	code, stdout, stderr := run(t, "", "init", ws)
+	if code != exitFailure || stdout != "" || !strings.Contains(stderr, "init never overwrites files") || !strings.Contains(stderr, filepath.Join(ws, "mcp-server", "main.go")) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "mcp-server", "main.go")); string(b) != "my work" {
+		t.Errorf("the learner's file was overwritten: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "go.mod")); err == nil {
+		t.Error("go.mod was written although init refused")
+	}
+}
