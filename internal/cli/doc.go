@@ -9,11 +9,18 @@
 //	wirelab server http [--addr HOST:PORT] [--token SECRET[:SCOPE,...]]...
 //	wirelab client stdio [--cmd "COMMAND LINE"] [--timeout D] [--tool-version V] TOOL [KEY=VALUE | KEY:=JSON]...
 //	wirelab client http [--url URL] [--token T] [--timeout D] [--tool-version V] TOOL [KEY=VALUE | KEY:=JSON]...
+//	wirelab server grpc | mcp | a2a ...   (see wirelab help)
+//	wirelab client grpc | mcp | a2a ...
+//	wirelab exercises [--json] [--lang en|ru]
+//	wirelab init DIR
+//	wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch]
+//	wirelab hint ID [--lang en|ru]
 //	wirelab version | help
 //
 // Network servers accept port 0 and print one line on stderr,
 // "wirelab: <proto> server listening on <URL>", once they accept
 // connections. Clients print the result JSON on stdout and exit 0; on a
 // tool error they exit 1, on a protocol or transport error 2. Usage
-// errors print one line and the usage, and exit 2.
+// errors print one line and the usage, and exit 2. grade exits 0 only
+// when every stage of every exercise asked for passed, and 1 otherwise.
 package cli
