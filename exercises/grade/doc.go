@@ -100,7 +100,8 @@
 // exercise (stdioserver.go, mcpserver.go), add it to [For], and give it
 // testdata: the solution and the starter are graded in TestGolden, and
 // at least two deliberately broken variants go in
-// testdata/<id>/<variant>/, each listed in gradeCases with the stage it
-// must fail at and the hint it must get; go test -update writes their
-// golden reports.
+// testdata/<id>/<variant>.txtar, each a few edits of the reference
+// solution (an "old" section that stands once in it, then the "new" one
+// that replaces it), listed in gradeCases with the stage it must fail at
+// and the hint it must get; go test -update writes their golden reports.
 package grade

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/wirelab/wirelab/exercises"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/<exercise>/*.golden from what the graders report now")
@@ -29,7 +32,7 @@ type gradeCase struct {
 }
 
 // gradeCases lists the reference solutions, the starters, and every
-// deliberately broken variant in testdata/<exercise>/<variant>/.
+// deliberately broken variant, testdata/<exercise>/<variant>.txtar.
 func gradeCases() []gradeCase {
 	return []gradeCase{
 		{"stdio-server", "solution", "../../solutions/stdio-server", "", ""},
@@ -56,11 +59,11 @@ func TestGolden(t *testing.T) {
 	cases := gradeCases()
 	listed := map[string]bool{}
 	for _, c := range cases {
-		listed[filepath.Join("testdata", c.exercise, c.name)] = true
+		listed[filepath.Join("testdata", c.exercise, c.name+".txtar")] = true
 	}
-	variants, _ := filepath.Glob("testdata/*-*/*")
+	variants, _ := filepath.Glob("testdata/*-*/*.txtar")
 	for _, v := range variants {
-		if fi, err := os.Stat(v); err == nil && fi.IsDir() && !listed[v] {
+		if !listed[v] {
 			t.Errorf("%s is not listed in gradeCases: say where it must fail", v)
 		}
 	}
@@ -74,7 +77,7 @@ func TestGolden(t *testing.T) {
 			}
 			dir := c.dir
 			if dir == "" {
-				dir = filepath.Join("testdata", c.exercise, c.name)
+				dir = variant(t, c.exercise, c.name)
 			}
 			rep, err := Run(context.Background(), g, dir, nil)
 			if err != nil {
@@ -113,6 +116,48 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// variant writes a deliberately broken program: the exercise's reference
+// solution with the edits of testdata/<exercise>/<name>.txtar, each an
+// "old" section that must stand exactly once in the solution and the
+// "new" one that replaces it. Built from the solution, a variant differs
+// from it only where it is meant to, and follows it when it changes.
+func variant(t *testing.T, exercise, name string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("testdata", exercise, name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("..", "..", "solutions", exercise, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(src)
+	if len(ar.Files)%2 != 0 {
+		t.Fatalf("%s.txtar: the sections come in pairs, old then new", name)
+	}
+	for i := 0; i < len(ar.Files); i += 2 {
+		old, repl := ar.Files[i], ar.Files[i+1]
+		if old.Name != "old" || repl.Name != "new" {
+			t.Fatalf("%s.txtar: section %d is %q then %q, want old then new", name, i/2+1, old.Name, repl.Name)
+		}
+		if n := strings.Count(code, string(old.Data)); n != 1 {
+			t.Fatalf("%s.txtar: edit %d's old text stands %d times in the solution, want once:\n%s", name, i/2+1, n, old.Data)
+		}
+		code = strings.Replace(code, string(old.Data), string(repl.Data), 1)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"main.go": code, "go.mod": "module " + name + "\n\ngo " + exercises.GoVersion + "\n"}
+	for f, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func failedStage(r *Report) *StageResult {
 	for i, s := range r.Stages {
 		if s.Status != Passed && s.Status != Skipped {
@@ -126,7 +171,7 @@ func failedStage(r *Report) *StageResult {
 // the failure still run, and the score counts what passed.
 func TestAllStages(t *testing.T) {
 	var seen []string
-	rep, err := Run(context.Background(), StdioServer(), "testdata/stdio-server/default-scanner", &Options{
+	rep, err := Run(context.Background(), StdioServer(), variant(t, "stdio-server", "default-scanner"), &Options{
 		AllStages: true,
 		OnStage: func(i int, r StageResult) {
 			seen = append(seen, fmt.Sprintf("%d %s", i, r.Status))
@@ -158,7 +203,7 @@ func TestAllStages(t *testing.T) {
 // TestReportJSON checks the report's JSON form: what the playground and
 // `wirelab grade --json` show.
 func TestReportJSON(t *testing.T) {
-	rep, err := Run(context.Background(), StdioServer(), "testdata/stdio-server/no-json-tags", nil)
+	rep, err := Run(context.Background(), StdioServer(), variant(t, "stdio-server", "no-json-tags"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
