@@ -47,16 +47,11 @@
 
   let busy = 0; // runs in progress, a column's or Run all's; Run all is off while any is
 
-  // ready resolves once the websocket is open, so that the first call's
-  // times do not include opening it. WireSocket opens on its first send;
-  // connect opens it now, and its socket says when it is open.
+  // ready resolves once the websocket is open (a closed one is said in
+  // the page's language).
   function ready() {
-    wire.connect();
-    const socket = wire.socket;
-    if (socket.readyState === WebSocket.OPEN) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      socket.addEventListener("open", () => resolve(), { once: true });
-      socket.addEventListener("close", () => reject(new Error(words.closed)), { once: true });
+    return wire.open().catch(() => {
+      throw new Error(words.closed);
     });
   }
 

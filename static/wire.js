@@ -44,6 +44,19 @@ class WireSocket {
     });
   }
 
+  // open opens the socket now and resolves once it is open, so that a
+  // page timing its first call does not time the opening too; it rejects
+  // if the socket closes first.
+  open() {
+    this.connect();
+    const socket = this.socket;
+    if (socket.readyState === WebSocket.OPEN) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      socket.addEventListener("open", () => resolve(), { once: true });
+      socket.addEventListener("close", () => reject(new Error("the connection to the playground closed")), { once: true });
+    });
+  }
+
   // send gives msg the next id, unless it has one, sends it, and returns
   // the id.
   send(msg) {
