@@ -114,7 +114,8 @@ func TestStartersEmbedded(t *testing.T) {
 // TestStarterImports checks that no starter imports this module's
 // packages, so that a workspace written by `wirelab init` builds without
 // it, and that the stdio exercises, which need nothing else, import only
-// the standard library.
+// the standard library; whatever else a starter imports, the workspace's
+// go.mod must require.
 func TestStarterImports(t *testing.T) {
 	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true}
 	files, _ := filepath.Glob("*/*.go")
@@ -135,9 +136,24 @@ func TestStarterImports(t *testing.T) {
 				t.Errorf("%s imports %s: starters never import this module", path, p)
 			case stdlibOnly[id] && strings.Contains(first, "."):
 				t.Errorf("%s imports %s, which is not in the standard library", path, p)
+			case strings.Contains(first, ".") && !required(p):
+				t.Errorf("%s imports %s, whose module the workspace's go.mod does not require", path, p)
 			}
 		}
 	}
+}
+
+// required reports whether the workspace's go.mod requires the module
+// that package path p belongs to.
+func required(p string) bool {
+	gomod, _ := ModuleFiles()
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && (p == f[0] || strings.HasPrefix(p, f[0]+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestGoVersion keeps GoVersion, written into the go.mod of every
@@ -156,4 +172,45 @@ func TestGoVersion(t *testing.T) {
 		}
 	}
 	t.Error("no go line in ../go.mod")
+}
+
+// TestWorkspaceModule keeps the workspace's go.mod in step with this
+// repository's: the same go line, and every module it requires at the
+// version this repository requires, so that the starters build against
+// what the graders were tested with.
+func TestWorkspaceModule(t *testing.T) {
+	repo, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, gosum := ModuleFiles()
+	if !strings.HasPrefix(string(gomod), "module exercises\n") || len(gosum) == 0 {
+		t.Fatalf("workspace go.mod:\n%s\ngo.sum %d bytes", gomod, len(gosum))
+	}
+	versions := func(b []byte) map[string]string {
+		m := map[string]string{}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+			if len(f) >= 2 && strings.Contains(f[0], ".") && strings.HasPrefix(f[1], "v") {
+				m[f[0]] = f[1]
+			}
+			if v, ok := strings.CutPrefix(line, "go "); ok {
+				m["go"] = v
+			}
+		}
+		return m
+	}
+	want := versions(repo)
+	got := versions(gomod)
+	if got["go"] != GoVersion {
+		t.Errorf("workspace go line %q, want %q", got["go"], GoVersion)
+	}
+	for _, m := range []string{"google.golang.org/grpc", "google.golang.org/protobuf"} {
+		if got[m] == "" || got[m] != want[m] {
+			t.Errorf("workspace requires %s %q, this repository %q", m, got[m], want[m])
+		}
+		if !strings.Contains(string(gosum), m+" "+got[m]+" ") {
+			t.Errorf("workspace go.sum has no line for %s %s", m, got[m])
+		}
+	}
 }

@@ -32,23 +32,17 @@ type gradeCase struct {
 }
 
 // gradeCases lists the reference solutions, the starters, and every
-// deliberately broken variant, testdata/<exercise>/<variant>.txtar.
+// deliberately broken variant, testdata/<exercise>/<variant>.txtar: each
+// exercise's in the test file named after its grader.
 func gradeCases() []gradeCase {
-	return []gradeCase{
-		{"stdio-server", "solution", "../../solutions/stdio-server", "", ""},
-		{"stdio-server", "starter", "../stdio-server", "answers one call", ""},
-		{"stdio-server", "logs-to-stdout", "", "answers one call", HintStdoutLogs},
-		{"stdio-server", "no-json-tags", "", "answers one call", HintJSONTags},
-		{"stdio-server", "id-as-string", "", "echoes ids exactly", HintIDType},
-		{"stdio-server", "default-scanner", "", "handles a 100 KiB line", HintScanner},
-
-		{"mcp-server", "solution", "../../solutions/mcp-server", "", ""},
-		{"mcp-server", "starter", "../mcp-server", "completes the handshake", ""},
-		{"mcp-server", "answers-notification", "", "completes the handshake", HintNotification},
-		{"mcp-server", "no-init-check", "", "refuses requests before initialize", hintBeforeInit},
-		{"mcp-server", "snake-case-schema", "", "lists its tools", HintCamelCase},
-		{"mcp-server", "tool-error-as-protocol-error", "", "tells tool errors from protocol errors", HintToolErrorAsProtocolError},
+	var all []gradeCase
+	for _, cases := range [][]gradeCase{
+		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
+		mcpServerCases(), mcpClientCases(), a2aClientCases(),
+	} {
+		all = append(all, cases...)
 	}
+	return all
 }
 
 // TestGolden grades every solution, starter and broken variant, checks
@@ -118,20 +112,33 @@ func TestGolden(t *testing.T) {
 
 // variant writes a deliberately broken program: the exercise's reference
 // solution with the edits of testdata/<exercise>/<name>.txtar, each an
-// "old" section that must stand exactly once in the solution and the
-// "new" one that replaces it. Built from the solution, a variant differs
-// from it only where it is meant to, and follows it when it changes.
+// "old" section that must stand exactly once in the solution's files and
+// the "new" one that replaces it. Built from the solution, a variant
+// differs from it only where it is meant to, and follows it when it
+// changes. It gets the go.mod and go.sum of a learner's workspace, so it
+// builds the way a learner's program does.
 func variant(t *testing.T, exercise, name string) string {
 	t.Helper()
 	ar, err := txtar.ParseFile(filepath.Join("testdata", exercise, name+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join("..", "..", "solutions", exercise, "main.go"))
+	soln := filepath.Join("..", "..", "solutions", exercise)
+	entries, err := os.ReadDir(soln)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := string(src)
+	files := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(soln, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
 	if len(ar.Files)%2 != 0 {
 		t.Fatalf("%s.txtar: the sections come in pairs, old then new", name)
 	}
@@ -140,16 +147,23 @@ func variant(t *testing.T, exercise, name string) string {
 		if old.Name != "old" || repl.Name != "new" {
 			t.Fatalf("%s.txtar: section %d is %q then %q, want old then new", name, i/2+1, old.Name, repl.Name)
 		}
-		if n := strings.Count(code, string(old.Data)); n != 1 {
+		where, n := "", 0
+		for f, code := range files {
+			if c := strings.Count(code, string(old.Data)); c > 0 {
+				where, n = f, n+c
+			}
+		}
+		if n != 1 {
 			t.Fatalf("%s.txtar: edit %d's old text stands %d times in the solution, want once:\n%s", name, i/2+1, n, old.Data)
 		}
-		code = strings.Replace(code, string(old.Data), string(repl.Data), 1)
+		files[where] = strings.Replace(files[where], string(old.Data), string(repl.Data), 1)
 	}
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{"main.go": code, "go.mod": "module " + name + "\n\ngo " + exercises.GoVersion + "\n"}
+	gomod, gosum := exercises.ModuleFiles()
+	files["go.mod"], files["go.sum"] = string(gomod), string(gosum)
 	for f, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

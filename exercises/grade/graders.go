@@ -1,14 +1,24 @@
 package grade
 
 // For returns the grader of a code exercise, or false if it has none
-// (a frame exercise, or a code exercise whose grader is not written yet).
+// (a frame exercise, or an unknown id).
 func For(exercise string) (*Grader, bool) {
 	var g *Grader
 	switch exercise {
 	case "stdio-server":
 		g = StdioServer()
+	case "http-server":
+		g = HTTPServer()
+	case "grpc-server":
+		g = GRPCServer()
+	case "schema-versions":
+		g = SchemaVersions()
 	case "mcp-server":
 		g = MCPServer()
+	case "mcp-client":
+		g = MCPClient()
+	case "a2a-client":
+		g = A2AClient()
 	default:
 		return nil, false
 	}

@@ -13,9 +13,6 @@ import (
 	"github.com/wirelab/wirelab/exercises/progress"
 )
 
-// workspaceModule is the module name of a workspace written by init.
-const workspaceModule = "exercises"
-
 // initCmd writes the starter code of every code exercise into DIR, as a
 // Go module of its own, so that a learner with only the wirelab binary
 // (and Go) can work. It never overwrites a file: if any it would write
@@ -113,12 +110,11 @@ func initCmd(args []string, env Env) (int, error) {
 }
 
 // workspaceFiles returns every file init writes, by slash-separated
-// path: go.mod, and each code exercise's starter in a folder named after
+// path: go.mod and go.sum, and each code exercise's starter in a folder named after
 // it.
 func workspaceFiles() (map[string][]byte, error) {
-	files := map[string][]byte{
-		"go.mod": fmt.Appendf(nil, "module %s\n\ngo %s\n", workspaceModule, exercises.GoVersion),
-	}
+	gomod, gosum := exercises.ModuleFiles()
+	files := map[string][]byte{"go.mod": gomod, "go.sum": gosum}
 	for _, e := range exercises.List() {
 		sfs, ok := exercises.Starter(e.ID)
 		if !ok {

@@ -1,0 +1,4 @@
+package main
+
+// A placeholder: this exercise is being written.
+func main() {}
