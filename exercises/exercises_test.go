@@ -117,7 +117,7 @@ func TestStartersEmbedded(t *testing.T) {
 // the standard library; whatever else a starter imports, the workspace's
 // go.mod must require.
 func TestStarterImports(t *testing.T) {
-	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true}
+	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "a2a-client": true}
 	files, _ := filepath.Glob("*/*.go")
 	for _, path := range files {
 		id := filepath.Dir(path)

@@ -46,7 +46,7 @@ func TestEmbedded(t *testing.T) {
 // TestImports checks that solutions never import this module, and that
 // the stdio exercises' solutions use the standard library only.
 func TestImports(t *testing.T) {
-	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true}
+	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "a2a-client": true}
 	files, _ := filepath.Glob("*/*.go")
 	for _, path := range files {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
@@ -63,5 +63,34 @@ func TestImports(t *testing.T) {
 				t.Errorf("%s imports %s, which is not in the standard library", path, p)
 			}
 		}
+	}
+}
+
+// TestSame tells the reference solution from a copy with one byte
+// changed, and from a folder with an extra file.
+func TestSame(t *testing.T) {
+	if !Same("stdio-server", "stdio-server") {
+		t.Error("the solution on disk is not Same as the embedded one")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("stdio-server", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644)
+	if !Same("stdio-server", dir) {
+		t.Error("a copy is not Same")
+	}
+	os.WriteFile(filepath.Join(dir, "extra.go"), []byte("package main\n"), 0o644)
+	if Same("stdio-server", dir) {
+		t.Error("a copy with an extra file is Same")
+	}
+	os.Remove(filepath.Join(dir, "extra.go"))
+	os.WriteFile(filepath.Join(dir, "main.go"), append(src, '\n'), 0o644)
+	if Same("stdio-server", dir) {
+		t.Error("a changed copy is Same")
+	}
+	if Same("stdio-server", filepath.Join(dir, "missing")) || Same("no-such-exercise", dir) {
+		t.Error("a missing folder or exercise is Same")
 	}
 }

@@ -69,9 +69,9 @@
 // built with "go build" there; it must build with the standard library
 // and published modules only.
 //
-// stdio exercises (stdio-server, mcp-server) read requests from stdin and
-// write answers to stdout, one JSON message per line, logs on stderr. At
-// the end of stdin they exit with status 0.
+// stdio exercises (stdio-server, schema-versions, mcp-server) read
+// requests from stdin and write answers to stdout, one JSON message per
+// line, logs on stderr. At the end of stdin they exit with status 0.
 //
 // Server exercises that listen on the network (http-server, grpc-server)
 // take the address to listen on from a flag:
@@ -81,7 +81,8 @@
 // [T.StartServer] picks a free loopback port, starts the program with it,
 // and waits until the port accepts connections; a program that exits
 // first, or never listens, fails with [HintAddr]. Servers should print
-// their logs on stderr and stop when killed.
+// their logs on stderr and stop when killed. [Process.ExpectHTTP] sends
+// an HTTP server one request and compares status, headers and body.
 //
 // Client exercises (mcp-client, a2a-client) get the server to talk to as
 // a URL flag, followed by whatever the exercise defines:

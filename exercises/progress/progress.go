@@ -63,6 +63,9 @@ type Exercise struct {
 	Passed     bool      `json:"passed,omitempty"`
 	PassedAt   time.Time `json:"passed_at,omitzero"` // the first pass
 	HintsShown int       `json:"hints_shown,omitempty"`
+	// SolutionShown is set once the learner has asked to see the
+	// reference solution before passing.
+	SolutionShown bool `json:"solution_shown,omitempty"`
 }
 
 // Exercise returns the progress on one exercise; none yet is the zero
@@ -77,6 +80,16 @@ func (s *State) SetExercise(id string, e Exercise) {
 		s.Exercises = make(map[string]Exercise)
 	}
 	s.Exercises[id] = e
+}
+
+// Pass records that an exercise passed at now, keeping the time of the
+// first pass.
+func (s *State) Pass(id string, now time.Time) {
+	e := s.Exercise(id)
+	if !e.Passed {
+		e.Passed, e.PassedAt = true, now.UTC().Truncate(time.Second)
+	}
+	s.SetExercise(id, e)
 }
 
 // CorruptError reports a progress file that exists but cannot be read as
