@@ -17,6 +17,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/wirelab/wirelab/exercises/progress"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -75,23 +76,15 @@ type browserTab struct {
 // Chromium with one tab. Everything stops when the test ends.
 func openBrowser(t *testing.T) *browserTab {
 	t.Helper()
-	exe := findBrowser(t)
+	return openBrowserWith(t, nil)
+}
 
-	targets := liveServers(t)
-	t.Setenv(childEnv, "1")
-	pg := New(tools.New(&tools.Options{DeployStep: time.Millisecond}), &Options{
-		HTTPURL:    targets.HTTPURL,
-		GRPCAddr:   targets.GRPCAddr,
-		MCPURL:     targets.MCPURL,
-		A2AURL:     targets.A2AURL,
-		Loopback:   true,
-		Executable: os.Args[0],
-	})
-	srv := httptest.NewServer(pg)
-	t.Cleanup(func() {
-		srv.Close()
-		pg.Close()
-	})
+// openBrowserWith is openBrowser with a playground that keeps progress
+// in store.
+func openBrowserWith(t *testing.T, store *progress.Store) *browserTab {
+	t.Helper()
+	exe := findBrowser(t)
+	srv := startPlayground(t, store)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -154,6 +147,30 @@ func openBrowser(t *testing.T) *browserTab {
 		}
 	}()
 	return tab
+}
+
+// startPlayground serves a playground for the browser, with the live
+// servers, keeping progress in store; it stops when the test ends.
+func startPlayground(t *testing.T, store *progress.Store) *httptest.Server {
+	t.Helper()
+	targets := liveServers(t)
+	t.Setenv(childEnv, "1")
+	pg := New(tools.New(&tools.Options{DeployStep: time.Millisecond}), &Options{
+		HTTPURL:     targets.HTTPURL,
+		HTTPAuthURL: targets.HTTPAuthURL,
+		GRPCAddr:    targets.GRPCAddr,
+		MCPURL:      targets.MCPURL,
+		A2AURL:      targets.A2AURL,
+		Loopback:    true,
+		Executable:  os.Args[0],
+		Progress:    store,
+	})
+	srv := httptest.NewServer(pg)
+	t.Cleanup(func() {
+		srv.Close()
+		pg.Close()
+	})
+	return srv
 }
 
 // run runs actions on the tab, in order, all within browserWait.

@@ -1,6 +1,10 @@
 package playground
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/wirelab/wirelab/exercises"
+)
 
 // The wire consoles, one per protocol, at /console/{slug}: a composer
 // with a template for every method, a transcript of every message with
@@ -30,11 +34,14 @@ type consoleView struct {
 	Spec  consoleSpec
 	Data  consoleData
 	Local bool // the page is on this machine: stdio and custom targets work
+	// Exercise is the frame exercise done in this console, from
+	// ?exercise=ID, whose panel checks the session; nil for none.
+	Exercise *exercises.Exercise
 }
 
 // mountConsoles serves the console list and the consoles.
 func mountConsoles(mux *http.ServeMux, t Targets) {
-	bases := map[string]string{"http": t.HTTPURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL}
+	bases := map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL}
 	commands := map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"}
 	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/console/", http.StatusMovedPermanently)
@@ -63,6 +70,10 @@ func mountConsoles(mux *http.ServeMux, t Targets) {
 			Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
 			Bases: bases, Commands: commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
 		}}
+		if e, ok := exercises.ByID(r.URL.Query().Get("exercise")); ok && e.Kind == exercises.Frame && cv.Data.Watch == "" {
+			cv.Exercise = &e
+			cv.Scripts = append(cv.Scripts, "/static/exercise.js")
+		}
 		consolePage(cv).Render(r.Context(), w)
 	})
 }

@@ -20,14 +20,21 @@ import (
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
-// liveServers starts the reference HTTP, gRPC, MCP and A2A servers on
-// loopback, with the guards wirelab serve gives them (Host and Origin
-// must name this machine), and says where they are.
+// liveServers starts the reference HTTP (open, and with the bearer
+// tokens of AuthTokens), gRPC, MCP and A2A servers on loopback, with the
+// guards wirelab serve gives them (Host and Origin must name this
+// machine), and says where they are.
 func liveServers(t *testing.T) Targets {
 	t.Helper()
 	cat := tools.New(&tools.Options{DeployStep: time.Millisecond})
 	api := httptest.NewServer(httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true}))
 	t.Cleanup(api.Close)
+	tokens, err := tools.ParseTokens(AuthTokens())
+	if err != nil {
+		t.Fatal(err)
+	}
+	authAPI := httptest.NewServer(httpjson.NewServer(cat, &httpjson.ServerOptions{Tokens: tokens, Loopback: true}))
+	t.Cleanup(authAPI.Close)
 	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
 	mcpSrv := httptest.NewServer(mcpHandler)
 	t.Cleanup(func() { mcpHandler.Close(); mcpSrv.Close() })
@@ -42,7 +49,7 @@ func liveServers(t *testing.T) Targets {
 	// Ends at Stop, in the cleanup.
 	go g.Serve(ln)
 	t.Cleanup(g.Stop)
-	return Targets{HTTPURL: api.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
+	return Targets{HTTPURL: api.URL, HTTPAuthURL: authAPI.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
 }
 
 var (
@@ -58,7 +65,7 @@ func TestConsoleTemplates(t *testing.T) {
 	targets := liveServers(t)
 	_, srv := startHub(t, targets)
 	hosts := map[string]string{}
-	for target, base := range map[string]string{"http": targets.HTTPURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
+	for target, base := range map[string]string{"http": targets.HTTPURL, "http-auth": targets.HTTPAuthURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
 		u, err := url.Parse(base)
 		if err != nil {
 			t.Fatal(err)

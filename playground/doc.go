@@ -11,6 +11,12 @@
 // gets a child process per tab (child.go); HTTP, MCP over HTTP, A2A and
 // gRPC targets get one exchange per frame (exchange.go).
 //
+// The exercises (exercises.go) have a page each under /exercises/. A
+// frame exercise is checked from the transcript the hub keeps for a tab's
+// session (the same events a follower replays); a code exercise is
+// graded by package grade in the learner's workspace, for a page on this
+// machine only, with each stage streamed to the page as it ends.
+//
 // The playground is an http.Handler, so another Go program can mount it;
 // it imports protocols/, and nothing in protocols/ imports it.
 package playground

@@ -137,6 +137,10 @@ type Targets struct {
 	GRPCAddr   string // the gRPC tool server, host:port
 	MCPURL     string // the MCP Streamable HTTP endpoint
 	A2AURL     string // the A2A agent's base URL
+
+	// HTTPAuthURL is the HTTP tool server that wants bearer tokens, those
+	// of AuthTokens: the "http-auth" target, where 401 and 403 can be seen.
+	HTTPAuthURL string
 }
 
 // hub accepts the tabs' websockets, keeps the registry of their sessions

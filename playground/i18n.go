@@ -33,6 +33,7 @@ type uiText struct {
 	Lessons     string // a link to the course
 	Consoles    string // a link to the consoles
 	FiveWires   string // a link to the five-wires page
+	Exercises   string // a link to the exercises
 	Switch      string // the language switch, for screen readers
 	ThemeSystem string // the theme button, in each state
 	ThemeLight  string
@@ -112,6 +113,7 @@ func (l lang) text() uiText {
 			Lessons:     "Уроки",
 			Consoles:    "Консоли",
 			FiveWires:   "Пять проводов",
+			Exercises:   "Упражнения",
 			Switch:      "Язык",
 			ThemeSystem: "Тема: как в системе",
 			ThemeLight:  "Тема: светлая",
@@ -183,6 +185,7 @@ func (l lang) text() uiText {
 			Lessons:     "Lessons",
 			Consoles:    "Consoles",
 			FiveWires:   "Five wires",
+			Exercises:   "Exercises",
 			Switch:      "Language",
 			ThemeSystem: "Theme: as the system",
 			ThemeLight:  "Theme: light",

@@ -86,7 +86,7 @@ func textOf(n *html.Node) string {
 // the page's language, and the list of shortcuts.
 func TestEveryPageHasTheFrame(t *testing.T) {
 	h := New(tools.New(nil), &Options{Loopback: true})
-	for _, target := range []string{"/", "/learn/", "/learn/mcp-by-hand", "/learn/no-such-lesson"} {
+	for _, target := range []string{"/", "/learn/", "/learn/mcp-by-hand", "/learn/no-such-lesson", "/exercises/", "/exercises/mcp-server"} {
 		for _, l := range allLangs() {
 			t.Run(target+" "+string(l), func(t *testing.T) {
 				w := get(h, target+"?lang="+string(l))
@@ -126,7 +126,7 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 					key, _ := attr(a, "data-key")
 					links = append(links, strings.Join(strings.Fields(href+" "+key+" "+textOf(a)), " "))
 				}
-				want := []string{"/ wirelab", "/learn/ l " + ui.Lessons, "/console/ c " + ui.Consoles, "/five-wires w " + ui.FiveWires}
+				want := []string{"/ wirelab", "/learn/ l " + ui.Lessons, "/console/ c " + ui.Consoles, "/five-wires w " + ui.FiveWires, "/exercises/ x " + ui.Exercises}
 				for _, other := range allLangs() {
 					want = append(want, target+"?lang="+string(other)+" "+other.text().Label)
 				}
@@ -170,7 +170,7 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 				for _, k := range all(list, is("kbd")) {
 					keys = append(keys, textOf(k))
 				}
-				if diff := cmp.Diff([]string{"?", "t", "f", "l", "c", "w", "[", "]", "Ctrl+Enter", "⌘+Enter", "Esc"}, keys); diff != "" {
+				if diff := cmp.Diff([]string{"?", "t", "f", "l", "c", "w", "x", "[", "]", "Ctrl+Enter", "⌘+Enter", "Esc"}, keys); diff != "" {
 					t.Errorf("shortcut keys (-want +got):\n%s", diff)
 				}
 				if got := textOf(first(list, is("h2"))); got != ui.Shortcuts {

@@ -110,7 +110,7 @@ func (c *course) find(l lang, slug string) (prev, cur, next *lesson) {
 //
 // The lessons are rendered here, once. One that does not render is a bug
 // in the embedded text, which the tests render too, so it panics.
-func mountLessons(mux *http.ServeMux, lessons fs.FS) {
+func mountLessons(mux *http.ServeMux, lessons fs.FS) *course {
 	c, err := loadCourse(lessons)
 	if err != nil {
 		panic("playground: the course does not render: " + err.Error())
@@ -129,6 +129,7 @@ func mountLessons(mux *http.ServeMux, lessons fs.FS) {
 		}
 		show(w, r, http.StatusOK, lessonPage(v, cur, prev, next))
 	})
+	return c
 }
 
 // lessonHref is the address of a lesson.
@@ -138,3 +139,12 @@ func lessonHref(l *lesson) templ.SafeURL {
 
 // number shows a lesson's number as the file names it: 07.
 func number(l *lesson) string { return fmt.Sprintf("%02d", l.Num) }
+
+// title is the title of the lesson with this slug, or the slug while the
+// lesson is not written.
+func (c *course) title(l lang, slug string) string {
+	if _, cur, _ := c.find(l, slug); cur != nil {
+		return cur.Title
+	}
+	return slug
+}

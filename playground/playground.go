@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/chapters"
+	"github.com/wirelab/wirelab/exercises/progress"
 	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/protocols/tools"
 	"github.com/wirelab/wirelab/static"
@@ -16,6 +17,11 @@ type Options struct {
 	// HTTPURL is the base URL of a running HTTP tool server to point
 	// learners at, if there is one.
 	HTTPURL string
+
+	// HTTPAuthURL is the base URL of a running HTTP tool server that
+	// accepts the bearer tokens of AuthTokens, if there is one: the
+	// "http-auth" target of the HTTP console.
+	HTTPAuthURL string
 
 	// GRPCAddr is the host:port of a running gRPC tool server, if there
 	// is one.
@@ -29,6 +35,11 @@ type Options struct {
 	// Loopback turns on the Host and Origin checks a server on a loopback
 	// address needs against web pages in the local browser.
 	Loopback bool
+
+	// Progress is the learner's progress, shown on the home page and the
+	// exercise pages and saved when a page on this machine passes a
+	// check. Nil means none is kept.
+	Progress *progress.Store
 
 	// Executable is the wirelab binary, which the playground starts as
 	// "wirelab server stdio" and "wirelab server mcp" for the runnable
@@ -55,7 +66,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	if opts == nil {
 		opts = &Options{}
 	}
-	h := newHub(Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL})
+	h := newHub(Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL})
 	view := homeView{
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,
@@ -73,9 +84,17 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		show(w, r, http.StatusOK, home(viewFor(w, r), view))
+		var pv progressView
+		if opts.Progress != nil {
+			st, _ := opts.Progress.Load() // unreadable progress shows as none; the exercise pages log why
+			pv = newProgressView(st)
+		} else {
+			pv = newProgressView(progress.State{})
+		}
+		show(w, r, http.StatusOK, home(viewFor(w, r), view, pv))
 	})
-	mountLessons(mux, chapters.FS)
+	course := mountLessons(mux, chapters.FS)
+	mountExercises(mux, h, opts.Progress, course)
 	mountConsoles(mux, h.targets)
 	mountFiveWires(mux, h.targets)
 	mux.HandleFunc("GET /ws", h.serveWS)

@@ -150,6 +150,8 @@ func (s *session) handle(c command) {
 		s.sendLine(c)
 	case "http":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.HTTPURL) })
+	case "http-auth":
+		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.HTTPAuthURL) })
 	case "mcp-http":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.MCPURL) })
 	case "a2a":
@@ -157,7 +159,7 @@ func (s *session) handle(c command) {
 	case "grpc":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, t.GRPCAddr) })
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, mcp-http, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
+		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, http-auth, mcp-http, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
 	}
 }
 

@@ -38,7 +38,7 @@ type frameTemplate struct {
 func consoles() []consoleSpec {
 	return []consoleSpec{
 		{Slug: "stdio", Name: "stdio", Targets: []string{"stdio"}, Custom: "custom-stdio", Templates: stdioTemplates()},
-		{Slug: "http", Name: "HTTP", Targets: []string{"http"}, Custom: "custom-http", Templates: httpTemplates()},
+		{Slug: "http", Name: "HTTP", Targets: []string{"http", "http-auth"}, Custom: "custom-http", Templates: append(httpTemplates(), httpAuthTemplates()...)},
 		{Slug: "grpc", Name: "gRPC", Targets: []string{"grpc"}, Custom: "custom-grpc", Templates: grpcTemplates()},
 		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http"}, Custom: "custom-stdio", Templates: append(mcpStdioTemplates(), mcpHTTPTemplates()...)},
 		{Slug: "a2a", Name: "A2A", Targets: []string{"a2a"}, Custom: "custom-http", Templates: a2aTemplates()},
@@ -101,6 +101,36 @@ func httpTemplates() []frameTemplate {
 		frameTemplate{Name: "wrong Content-Type (415)", Target: "http", Frame: httpRequest("POST", "/execute", []string{"Content-Type: text/plain"}, `{"name":"word_count","args":{"text":"read the wire"}}`), Expect: `415`},
 		frameTemplate{Name: "wrong method (405)", Target: "http", Frame: httpRequest("DELETE", "/tools", nil, ""), Expect: `405`},
 	)
+}
+
+// AuthTokens are the bearer tokens that the server behind the http-auth
+// target accepts, written as tools.ParseToken reads them: "reader" may
+// list and call tools, and "ops" may also deploy to production (the
+// deploy:production scope). The templates below, and the learners, use
+// them by these names.
+func AuthTokens() []string { return []string{"reader", "ops:deploy:production"} }
+
+// httpAuthTemplates walk through bearer tokens (RFC 6750) in the order a
+// learner meets them: no token and an unknown token are 401, a token the
+// server knows without the scope a call needs is 403, and the token with
+// the scope gets 200.
+func httpAuthTemplates() []frameTemplate {
+	jsonBody := []string{"Content-Type: application/json"}
+	bearer := func(token string) []string { return append([]string{"Authorization: Bearer " + token}, jsonBody...) }
+	deploy := `{"name":"deploy_service","args":{"service":"api","env":"production"}}`
+	return []frameTemplate{
+		{Name: "GET /tools without a token (401)", Target: "http-auth", Frame: httpRequest("GET", "/tools", nil, ""), Expect: `401`},
+		{Name: "GET /tools with an unknown token (401 invalid_token)", Target: "http-auth",
+			Frame: httpRequest("GET", "/tools", []string{"Authorization: Bearer guessed"}, ""), Expect: `invalid_token`},
+		{Name: "GET /tools with the token reader", Target: "http-auth",
+			Frame: httpRequest("GET", "/tools", []string{"Authorization: Bearer reader"}, ""), Expect: `word_count`},
+		{Name: "deploy to production without a token (401)", Target: "http-auth",
+			Frame: httpRequest("POST", "/execute", jsonBody, deploy), Expect: `401`},
+		{Name: "deploy to production with reader, which lacks deploy:production (403)", Target: "http-auth",
+			Frame: httpRequest("POST", "/execute", bearer("reader"), deploy), Expect: `insufficient_scope`},
+		{Name: "deploy to production with ops, which has deploy:production (200)", Target: "http-auth",
+			Frame: httpRequest("POST", "/execute", bearer("ops"), deploy), Expect: `"status":"deployed"`},
+	}
 }
 
 func grpcTemplates() []frameTemplate {

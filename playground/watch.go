@@ -142,6 +142,18 @@ func (f *feed) end() {
 	}
 }
 
+// events returns the events kept for followers, oldest first: the
+// session's transcript, as far back as the ring goes.
+func (f *feed) events() [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([][]byte, f.n)
+	for i := range f.n {
+		out[i] = f.ring[(f.first+i)%replayEvents]
+	}
+	return out
+}
+
 // watchers says how many followers the session has.
 func (f *feed) watchers() int {
 	f.mu.Lock()

@@ -106,6 +106,7 @@
     l: () => follow('a[data-key="l"]'),
     c: () => follow('a[data-key="c"]'),
     w: () => follow('a[data-key="w"]'),
+    x: () => follow('a[data-key="x"]'),
     "[": () => follow('a[rel~="prev"]'),
     "]": () => follow('a[rel~="next"]'),
   };
@@ -114,7 +115,7 @@
   // layout (Russian: "е" where "t" is) e.key is another letter, so a
   // letter or bracket is also recognised by its place, e.code.
   const byPlace = {
-    KeyT: "t", KeyF: "f", KeyL: "l", KeyC: "c", KeyW: "w",
+    KeyT: "t", KeyF: "f", KeyL: "l", KeyC: "c", KeyW: "w", KeyX: "x",
     BracketLeft: "[", BracketRight: "]",
   };
   function keyOf(e) {

@@ -166,10 +166,11 @@
   function send() {
     if (watching) return;
     const frame = el.composer.value;
+    const armed = sendAnyway; // checkFrame disarms it
     const p = checkFrame();
     // A wrong frame is worth sending on purpose: the server's answer to
     // it is a lesson too. The first press warns, the second sends.
-    if (p && !sendAnyway) {
+    if (p && !armed) {
       sendAnyway = true;
       el.send.textContent = T.sendAnyway;
       return;
@@ -203,6 +204,8 @@
         el.share.href = url;
         el.share.textContent = url;
       }
+      // The exercise panel, when there is one, checks this session.
+      if (!watching) document.dispatchEvent(new CustomEvent("wire-session", { detail: msg.session || "" }));
       return;
     }
     if (msg.op === "closed") {

@@ -27,6 +27,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
 	}
 	cat := tools.New(nil)
+	// The http-auth target is a second HTTP tool server, one that wants
+	// bearer tokens, so that 401 and 403 can be seen beside the open one.
+	tokens, err := tools.ParseTokens(playground.AuthTokens())
+	if err != nil {
+		return fmt.Errorf("the http-auth server's tokens: %w", err)
+	}
 
 	ln, loopback, err := listen(*addr, "playground", "http://", env.Stderr)
 	if err != nil {
@@ -35,7 +41,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// One free loopback port per server; each listener is closed by the
 	// server that serves it, or below if a later one cannot open.
 	var lns []net.Listener
-	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}} {
+	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}} {
 		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
 		if err != nil {
 			ln.Close()
@@ -46,7 +52,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 		lns = append(lns, l)
 	}
-	httpLn, grpcLn, mcpLn, a2aLn := lns[0], lns[1], lns[2], lns[3]
+	httpLn, grpcLn, mcpLn, a2aLn, authLn := lns[0], lns[1], lns[2], lns[3], lns[4]
 	log := logger(env.Stderr)
 	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
 	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true, Version: implVersion()})
@@ -59,10 +65,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 	defer stopMCP()
 	stopA2A := context.AfterFunc(ctx, agent.Close)
 	defer stopA2A()
-	errc := make(chan error, 4)
+	errc := make(chan error, len(lns))
 	// These goroutines end when ctx ends (cancel above runs when serve returns).
 	go func() {
 		errc <- serveHTTP(ctx, httpLn, httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true, Log: log}))
+	}()
+	go func() {
+		errc <- serveHTTP(ctx, authLn, httpjson.NewServer(cat, &httpjson.ServerOptions{Tokens: tokens, Loopback: true, Log: log}))
 	}()
 	go func() { errc <- serveGRPC(ctx, grpcLn, grpctool.NewServer(cat, &grpctool.ServerOptions{Log: log})) }()
 	go func() { errc <- serveHTTP(ctx, mcpLn, mcpHandler) }()
@@ -74,13 +83,20 @@ func serve(ctx context.Context, args []string, env Env) error {
 			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url+"/learn/")
 		}
 	}
+	// The pages show and keep the same progress as `wirelab grade`.
+	store, err := openProgress()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "wirelab: the pages will not keep your progress: %v\n", err)
+	}
 	pg := playground.New(cat, &playground.Options{
-		HTTPURL:    "http://" + httpLn.Addr().String(),
-		GRPCAddr:   grpcLn.Addr().String(),
-		MCPURL:     "http://" + mcpLn.Addr().String() + mcp.Endpoint,
-		A2AURL:     "http://" + a2aLn.Addr().String(),
-		Loopback:   loopback,
-		Executable: env.Executable,
+		Progress:    store,
+		HTTPURL:     "http://" + httpLn.Addr().String(),
+		HTTPAuthURL: "http://" + authLn.Addr().String(),
+		GRPCAddr:    grpcLn.Addr().String(),
+		MCPURL:      "http://" + mcpLn.Addr().String() + mcp.Endpoint,
+		A2AURL:      "http://" + a2aLn.Addr().String(),
+		Loopback:    loopback,
+		Executable:  env.Executable,
 	})
 	// The pages' websockets and the child servers they started end
 	// first, so that the graceful shutdown does not wait for them.

@@ -1,0 +1,426 @@
+package playground
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/frames"
+	"github.com/wirelab/wirelab/exercises/grade"
+	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/solutions"
+)
+
+// The exercises, at /exercises/ and /exercises/{id}: instructions, hints
+// one at a time, a check, and the solution once passed (or after an
+// explicit "show me"). Frame exercises are checked from a console tab's
+// transcript, which the hub keeps; code exercises are graded by package
+// grade in the learner's workspace, only for a page on this machine,
+// since grading builds and runs code. Progress is the one `wirelab
+// grade` keeps, so the terminal and the pages agree.
+
+// exerciseSite serves the exercise pages.
+type exerciseSite struct {
+	hub    *hub
+	store  *progress.Store // nil: progress is neither shown nor saved
+	md     *markdown
+	course *course
+	// grading holds one token while a code exercise is graded: grading
+	// builds and runs programs, one at a time is plenty for one learner.
+	grading chan struct{}
+}
+
+// consoleOf is the console where a lesson's frame exercises are done.
+func consoleOf(lesson string) string {
+	switch lesson {
+	case "mcp-by-hand":
+		return "mcp"
+	case "versions":
+		return "stdio"
+	}
+	return lesson
+}
+
+func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course) {
+	x := &exerciseSite{hub: h, store: store, md: newMarkdown(), course: c, grading: make(chan struct{}, 1)}
+	mux.Handle("GET /exercises", http.RedirectHandler("/exercises/", http.StatusMovedPermanently))
+	mux.HandleFunc("GET /exercises/{$}", x.list)
+	mux.HandleFunc("GET /exercises/{id}", x.page)
+	mux.HandleFunc("POST /exercises/{id}/hint", x.hint)
+	mux.HandleFunc("GET /exercises/{id}/solution", x.solution)
+	mux.HandleFunc("POST /exercises/{id}/solution", x.solution)
+	mux.HandleFunc("POST /exercises/{id}/check", x.check)
+	mux.HandleFunc("POST /exercises/{id}/grade", x.grade)
+}
+
+// state reads the learner's progress. A progress file that cannot be
+// read shows as no progress, and is logged, never replaced.
+func (x *exerciseSite) state() progress.State {
+	if x.store == nil {
+		return progress.State{}
+	}
+	st, err := x.store.Load()
+	if err != nil {
+		log.Printf("playground: reading progress: %v", err)
+	}
+	return st
+}
+
+// save changes the learner's progress, for a page on this machine only:
+// a page from elsewhere is another person, whose passes are not this
+// learner's.
+func (x *exerciseSite) save(r *http.Request, change func(*progress.State)) bool {
+	if x.store == nil || !isLoopbackPeer(r) {
+		return false
+	}
+	err := x.store.Update(func(st *progress.State) error {
+		change(st)
+		return nil
+	})
+	if err != nil {
+		log.Printf("playground: saving progress: %v", err)
+		return false
+	}
+	return true
+}
+
+func (x *exerciseSite) list(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	show(w, r, http.StatusOK, exerciseList(v, exerciseStrings(v.Lang), newProgressView(x.state()), x.course))
+}
+
+// exerciseView is one exercise's page.
+type exerciseView struct {
+	pageView
+	T          exerciseText
+	Ex         exercises.Exercise
+	Progress   progress.Exercise
+	HTML       template.HTML // the instructions
+	Hints      []string      // the hints shown so far
+	Local      bool          // the page is on this machine
+	Workspace  string        // the learner's workspace, if any
+	Console    string        // a frame exercise's console, with the exercise panel
+	HasAnswers bool          // a solution exists to show
+}
+
+func (x *exerciseSite) find(w http.ResponseWriter, r *http.Request) (pageView, exercises.Exercise, bool) {
+	v := viewFor(w, r)
+	e, ok := exercises.ByID(r.PathValue("id"))
+	if !ok {
+		show(w, r, http.StatusNotFound, exerciseNotFound(v, exerciseStrings(v.Lang), r.PathValue("id")))
+	}
+	return v, e, ok
+}
+
+func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
+	v, e, ok := x.find(w, r)
+	if !ok {
+		return
+	}
+	st := x.state()
+	p := st.Exercise(e.ID)
+	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: isLoopbackPeer(r)}
+	md, err := exercises.Instructions(e.ID, string(v.Lang))
+	if err == nil {
+		out, rerr := x.md.render([]byte(md), v.uiText)
+		if rerr != nil {
+			http.Error(w, "rendering the instructions: "+rerr.Error(), http.StatusInternalServerError)
+			return
+		}
+		ev.HTML = template.HTML(out.HTML)
+	}
+	hints := e.Hints.In(string(v.Lang))
+	ev.Hints = hints[:min(p.HintsShown, len(hints))]
+	if e.Kind == exercises.Frame {
+		ev.Console = "/console/" + consoleOf(e.Lesson) + "?exercise=" + e.ID
+		_, ev.HasAnswers = frames.Solution(e.ID)
+	} else {
+		_, ev.HasAnswers = solutions.Files(e.ID)
+		if st.Workspace != "" {
+			ev.Workspace = filepath.Join(st.Workspace, e.ID)
+		}
+	}
+	ev.Scripts = append(ev.Scripts, "/static/exercise.js")
+	show(w, r, http.StatusOK, exercisePage(ev))
+}
+
+// hint shows one more hint: it is counted in the progress, as `wirelab
+// hint` counts it, and the page shows every hint counted so far.
+func (x *exerciseSite) hint(w http.ResponseWriter, r *http.Request) {
+	e, ok := exercises.ByID(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	n := len(e.Hints.EN)
+	if !x.save(r, func(st *progress.State) {
+		p := st.Exercise(e.ID)
+		p.HintsShown = min(p.HintsShown+1, n)
+		st.SetExercise(e.ID, p)
+	}) {
+		http.Error(w, "hints are counted in the progress of this machine's learner, which this page cannot change", http.StatusForbidden)
+		return
+	}
+	http.Redirect(w, r, "/exercises/"+e.ID+"#hints", http.StatusSeeOther)
+}
+
+// solutionView is the reference solution, or the question before it.
+type solutionView struct {
+	pageView
+	T       exerciseText
+	Ex      exercises.Exercise
+	Confirm bool          // ask first: not passed, not confirmed
+	Early   bool          // shown before passing
+	HTML    template.HTML // the solution, highlighted
+}
+
+// solution shows the reference solution to a learner who passed; anyone
+// else is asked first (GET), and sees it on confirming (POST).
+func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
+	v, e, ok := x.find(w, r)
+	if !ok {
+		return
+	}
+	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e}
+	st := x.state()
+	passed := st.Exercise(e.ID).Passed
+	if !passed && r.Method != http.MethodPost {
+		sv.Confirm = true
+		show(w, r, http.StatusOK, solutionPage(sv))
+		return
+	}
+	if !passed {
+		sv.Early = true
+		x.save(r, func(st *progress.State) {
+			p := st.Exercise(e.ID)
+			p.SolutionShown = true
+			st.SetExercise(e.ID, p)
+		})
+	}
+	src, ok := solutionMarkdown(e, sv.T)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	out, err := x.md.render([]byte(src), v.uiText)
+	if err != nil {
+		http.Error(w, "rendering the solution: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	sv.HTML = template.HTML(out.HTML)
+	show(w, r, http.StatusOK, solutionPage(sv))
+}
+
+// solutionMarkdown writes a solution as markdown, so that it is
+// highlighted like the lessons' code: a frame exercise's frames in order,
+// or a code exercise's Go files (tests aside).
+func solutionMarkdown(e exercises.Exercise, t exerciseText) (string, bool) {
+	var b strings.Builder
+	fence := func(lang, text string) {
+		fmt.Fprintf(&b, "````%s\n%s\n````\n\n", lang, strings.TrimRight(text, "\n"))
+	}
+	if e.Kind == exercises.Frame {
+		fs, ok := frames.Solution(e.ID)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(t.FramesInOrder + "\n\n")
+		for i, f := range fs {
+			fmt.Fprintf(&b, "%d. `%s`\n\n", i+1, f.Target)
+			fence("text", f.Text)
+		}
+		return b.String(), true
+	}
+	sol, ok := solutions.Files(e.ID)
+	if !ok {
+		return "", false
+	}
+	names, _ := fs.Glob(sol, "*.go")
+	sort.Slice(names, func(i, j int) bool { return names[i] == "main.go" || (names[j] != "main.go" && names[i] < names[j]) })
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, ".pb.go") {
+			continue
+		}
+		src, err := fs.ReadFile(sol, name)
+		if err != nil {
+			return "", false
+		}
+		fmt.Fprintf(&b, "### %s\n\n", name)
+		fence("go", string(src))
+	}
+	return b.String(), true
+}
+
+// check grades a frame exercise from the transcript of a console tab's
+// session, named in the body as {"session": ID}. The id is the tab's
+// secret; the check only reads what the tab itself was shown.
+func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
+	e, ok := exercises.ByID(r.PathValue("id"))
+	if !ok || e.Kind != exercises.Frame {
+		jsonError(w, http.StatusNotFound, "no frame exercise "+r.PathValue("id"))
+		return
+	}
+	var body struct {
+		Session string `json:"session"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&body); err != nil {
+		jsonError(w, http.StatusBadRequest, "the body must be JSON: {\"session\": \"...\"}")
+		return
+	}
+	raw, ok := x.hub.transcript(body.Session)
+	if !ok {
+		jsonError(w, http.StatusNotFound, "no such session: it ended, or the console reconnected; send the frames again")
+		return
+	}
+	events := make([]frames.Event, 0, len(raw))
+	for _, b := range raw {
+		var ev frames.Event
+		if json.Unmarshal(b, &ev) == nil {
+			events = append(events, ev)
+		}
+	}
+	res, err := frames.Check(e.ID, events)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	saved := res.Passed && x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	writeJSON(w, http.StatusOK, struct {
+		*frames.Result
+		Saved bool `json:"saved"`
+	}{res, saved})
+}
+
+// grade grades a code exercise in the learner's workspace and streams
+// the stages as they run, one JSON object per line: {"op":"stage",...}
+// as each starts and ends, then {"op":"done",...}. It builds and runs
+// code, so it answers only a page on this machine.
+func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
+	e, ok := exercises.ByID(r.PathValue("id"))
+	g, hasGrader := grade.For(r.PathValue("id"))
+	if !ok || !hasGrader {
+		jsonError(w, http.StatusNotFound, "no code exercise "+r.PathValue("id"))
+		return
+	}
+	if !isLoopbackPeer(r) {
+		jsonError(w, http.StatusForbidden, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade "+e.ID)
+		return
+	}
+	ws := x.state().Workspace
+	if ws == "" {
+		jsonError(w, http.StatusConflict, "there is no workspace yet: run wirelab init DIR first")
+		return
+	}
+	dir := filepath.Join(ws, e.ID)
+	if _, err := os.Stat(dir); err != nil {
+		jsonError(w, http.StatusConflict, fmt.Sprintf("%s is not there: run wirelab init again, or grade in a terminal with --dir", dir))
+		return
+	}
+	select {
+	case x.grading <- struct{}{}:
+		defer func() { <-x.grading }()
+	default:
+		jsonError(w, http.StatusTooManyRequests, "another grade is running; wait for it to finish")
+		return
+	}
+
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	flush := func(v any) {
+		b, _ := json.Marshal(v)
+		w.Write(append(b, '\n'))
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	total := len(g.Stages) + 1
+	// The stages run in this goroutine; a tab that goes away cancels the
+	// request's context, which stops the grade and its programs.
+	rep, err := grade.Run(r.Context(), g, dir, &grade.Options{OnStage: func(i int, s grade.StageResult) {
+		flush(map[string]any{"op": "stage", "index": i, "total": total, "name": s.Name, "status": s.Status,
+			"text": grade.StageText(i, total, s)})
+	}})
+	if err != nil && rep == nil {
+		flush(map[string]any{"op": "done", "passed": false, "summary": err.Error()})
+		return
+	}
+	saved := false
+	if err == nil && rep.Passed && !solutions.Same(e.ID, dir) {
+		saved = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	}
+	flush(map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(rep), "saved": saved})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}
+
+func jsonError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// transcript returns the events a session has kept, if it is being
+// served.
+func (h *hub) transcript(id string) ([][]byte, bool) {
+	h.mu.Lock()
+	s, ok := h.registry[id]
+	h.mu.Unlock()
+	if !ok || id == "" {
+		return nil, false
+	}
+	return s.feed.events(), true
+}
+
+// progressView is the learner's progress, for the home page and the list.
+type progressView struct {
+	State    progress.State
+	Passed   int
+	Total    int
+	ByLesson []lessonExercises
+}
+
+// lessonExercises are one lesson's exercises, in the course's order.
+type lessonExercises struct {
+	Lesson    string
+	Exercises []exercises.Exercise
+}
+
+func newProgressView(st progress.State) progressView {
+	pv := progressView{State: st}
+	for _, e := range exercises.List() {
+		pv.Total++
+		if st.Exercise(e.ID).Passed {
+			pv.Passed++
+		}
+		if n := len(pv.ByLesson); n == 0 || pv.ByLesson[n-1].Lesson != e.Lesson {
+			pv.ByLesson = append(pv.ByLesson, lessonExercises{Lesson: e.Lesson})
+		}
+		last := &pv.ByLesson[len(pv.ByLesson)-1]
+		last.Exercises = append(last.Exercises, e)
+	}
+	return pv
+}
+
+func (pv progressView) passed(id string) bool { return pv.State.Exercise(id).Passed }
+
+func exerciseHref(id string) templ.SafeURL { return templ.SafeURL("/exercises/" + id) }

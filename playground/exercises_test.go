@@ -1,0 +1,268 @@
+package playground
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/exercises/frames"
+	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// exerciseSiteFor serves the whole playground with a progress store of
+// its own, every request seen as coming from remoteAddr ("" leaves the
+// real, loopback, address).
+func exerciseSiteFor(t *testing.T, remoteAddr string) (*httptest.Server, *progress.Store) {
+	t.Helper()
+	t.Setenv(childEnv, "1")
+	store := progress.NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	pg := New(tools.New(nil), &Options{Executable: os.Args[0], Progress: store})
+	var h http.Handler = pg
+	if remoteAddr != "" {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.RemoteAddr = remoteAddr
+			pg.ServeHTTP(w, r)
+		})
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); pg.Close() })
+	return srv, store
+}
+
+func fetchPage(t *testing.T, u string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func post(t *testing.T, u, contentType, body string) (int, string) {
+	t.Helper()
+	resp, err := noRedirect.Post(u, contentType, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// TestExercisePages lists the exercises, opens hints one at a time, and
+// shows a solution only after asking, as a learner meets them.
+func TestExercisePages(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "")
+	store.Update(func(st *progress.State) error { st.Pass("stdio-server", time.Now()); return nil })
+
+	code, body := fetchPage(t, srv.URL+"/exercises/")
+	if code != http.StatusOK || !strings.Contains(body, "1 of 14 exercises passed.") {
+		t.Errorf("list: %d\n%s", code, body)
+	}
+	for _, e := range exercises.List() {
+		if !strings.Contains(body, `href="/exercises/`+e.ID+`"`) {
+			t.Errorf("list has no link to %s", e.ID)
+		}
+	}
+	if code, body := fetchPage(t, srv.URL+"/?lang=ru"); code != http.StatusOK || !strings.Contains(body, "Пройдено 1 из 14 упражнений.") {
+		t.Errorf("home: %d, no progress in\n%s", code, body)
+	}
+	if code, _ := fetchPage(t, srv.URL+"/exercises/nope"); code != http.StatusNotFound {
+		t.Errorf("unknown exercise: %d", code)
+	}
+
+	// Hints: none at first, then one per press, never more than there are.
+	e, _ := exercises.ByID("mcp-server")
+	_, body = fetchPage(t, srv.URL+"/exercises/mcp-server")
+	if strings.Contains(body, e.Hints.EN[0]) || !strings.Contains(body, "Next hint") {
+		t.Errorf("a hint shows before any was asked for")
+	}
+	for i := range len(e.Hints.EN) + 1 {
+		if code, _ := post(t, srv.URL+"/exercises/mcp-server/hint", "", ""); code != http.StatusSeeOther {
+			t.Fatalf("hint %d: %d", i+1, code)
+		}
+		if i == 0 {
+			_, body = fetchPage(t, srv.URL+"/exercises/mcp-server")
+			if !strings.Contains(body, "Hint 1 of 3") || strings.Contains(body, "Hint 2 of 3") {
+				t.Errorf("after one press:\n%s", body)
+			}
+		}
+	}
+	if st, _ := store.Load(); st.Exercise("mcp-server").HintsShown != len(e.Hints.EN) {
+		t.Errorf("hints shown %d, want %d", st.Exercise("mcp-server").HintsShown, len(e.Hints.EN))
+	}
+
+	// The solution: asked first when not passed; shown when confirmed,
+	// which progress remembers; shown at once when passed.
+	_, body = fetchPage(t, srv.URL+"/exercises/mcp-server/solution")
+	if !strings.Contains(body, "Yes, show me the solution") || strings.Contains(body, "func main") {
+		t.Errorf("unconfirmed solution page:\n%s", body)
+	}
+	code, body = post(t, srv.URL+"/exercises/mcp-server/solution", "", "")
+	if code != http.StatusOK || !strings.Contains(body, "main") || !strings.Contains(body, "before passing") {
+		t.Errorf("confirmed: %d\n%s", code, body)
+	}
+	if st, _ := store.Load(); !st.Exercise("mcp-server").SolutionShown {
+		t.Error("showing the solution early is not in the progress")
+	}
+	_, body = fetchPage(t, srv.URL+"/exercises/stdio-server/solution")
+	if strings.Contains(body, "Yes, show me") || !strings.Contains(body, "main.go") {
+		t.Errorf("a passed exercise's solution is not shown at once:\n%s", body)
+	}
+}
+
+// TestExercisesFromElsewhere: a page from another machine may read and
+// check, but never builds code and never changes this learner's progress.
+func TestExercisesFromElsewhere(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "192.0.2.7:4000")
+	store.Update(func(st *progress.State) error { st.Workspace = t.TempDir(); return nil })
+	if code, body := post(t, srv.URL+"/exercises/stdio-server/grade", "", ""); code != http.StatusForbidden || !strings.Contains(body, "wirelab grade stdio-server") {
+		t.Errorf("grade from elsewhere: %d %s", code, body)
+	}
+	if code, _ := post(t, srv.URL+"/exercises/stdio-server/hint", "", ""); code != http.StatusForbidden {
+		t.Errorf("hint from elsewhere: %d", code)
+	}
+	_, body := fetchPage(t, srv.URL+"/exercises/stdio-server")
+	if strings.Contains(body, `id="exercise-check"`) || !strings.Contains(body, "grade in a terminal") {
+		t.Errorf("a page from elsewhere offers to build code:\n%s", body)
+	}
+	if st, _ := store.Load(); len(st.Exercises) != 0 {
+		t.Errorf("progress changed from elsewhere: %+v", st.Exercises)
+	}
+}
+
+// TestCheckFrameExercise does a frame exercise the way a learner does in
+// a console: the frames go through the tab's websocket, then Check reads
+// the session's transcript. A wrong session is a clear 404.
+func TestCheckFrameExercise(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "")
+	const id = "frames-stdio-errors"
+	fs, ok := frames.Solution(id)
+	if !ok {
+		t.Fatalf("%s has no solution", id)
+	}
+	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", http.Header{"Origin": {srv.URL}})
+	if err != nil {
+		t.Fatalf("dial: %v (%v)", err, resp)
+	}
+	defer conn.Close()
+	var hi hello
+	if err := conn.ReadJSON(&hi); err != nil || hi.Session == "" {
+		t.Fatalf("hello: %+v, %v", hi, err)
+	}
+
+	check := func() (int, map[string]any) {
+		code, body := post(t, srv.URL+"/exercises/"+id+"/check", "application/json", `{"session":"`+hi.Session+`"}`)
+		var res map[string]any
+		json.Unmarshal([]byte(body), &res)
+		return code, res
+	}
+	if code, res := check(); code != http.StatusOK || res["passed"] != false {
+		t.Errorf("before any frame: %d %v", code, res)
+	}
+	for i, f := range fs {
+		send(t, conn, command{Op: "send", ID: int64(i + 1), Target: f.Target, Frame: f.Text})
+		next(t, conn, func(ev event) bool { return ev.Target == f.Target && ev.Dir == "in" })
+	}
+	code, res := check()
+	if code != http.StatusOK || res["passed"] != true || res["saved"] != true {
+		t.Fatalf("after the solution's frames: %d %v", code, res)
+	}
+	if st, _ := store.Load(); !st.Exercise(id).Passed {
+		t.Error("the pass is not in the progress")
+	}
+	if code, _ := post(t, srv.URL+"/exercises/"+id+"/check", "application/json", `{"session":"nope"}`); code != http.StatusNotFound {
+		t.Errorf("unknown session: %d", code)
+	}
+	if code, _ := post(t, srv.URL+"/exercises/stdio-server/check", "application/json", `{"session":"`+hi.Session+`"}`); code != http.StatusNotFound {
+		t.Errorf("a code exercise checked from frames: %d", code)
+	}
+}
+
+// TestGradeFromPage grades a code exercise in the learner's workspace
+// from the page, and reads the stream: each stage as it starts and ends,
+// then the end, with the pass saved.
+func TestGradeFromPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	srv, store := exerciseSiteFor(t, "")
+	ws := solvedWorkspace(t)
+
+	if code, body := post(t, srv.URL+"/exercises/stdio-server/grade", "", ""); code != http.StatusConflict || !strings.Contains(body, "wirelab init") {
+		t.Errorf("without a workspace: %d %s", code, body)
+	}
+	store.Update(func(st *progress.State) error { st.Workspace = ws; return nil })
+	_, page := fetchPage(t, srv.URL+"/exercises/stdio-server")
+	if !strings.Contains(page, `id="exercise-check"`) || !strings.Contains(page, filepath.Join(ws, "stdio-server")) {
+		t.Errorf("the page does not offer to grade the workspace:\n%s", page)
+	}
+
+	resp, err := http.Post(srv.URL+"/exercises/stdio-server/grade", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ops []string
+	var last map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		ops = append(ops, msg["op"].(string)+" "+str(msg["status"]))
+		last = msg
+	}
+	// "builds" and the grader's six stages, each started and ended.
+	if len(ops) != 2*7+1 || ops[0] != "stage running" || ops[1] != "stage passed" {
+		t.Errorf("stream: %q", ops)
+	}
+	if last["op"] != "done" || last["passed"] != true || last["saved"] != true {
+		t.Errorf("end: %v", last)
+	}
+	if st, _ := store.Load(); !st.Exercise("stdio-server").Passed {
+		t.Error("the pass is not in the progress")
+	}
+}
+
+// solvedWorkspace writes a learner's workspace in which stdio-server is
+// solved: the reference solution, made the learner's own by a comment
+// (the reference solution itself is nobody's progress).
+func solvedWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	gomod, gosum := exercises.ModuleFiles()
+	src, err := os.ReadFile("../solutions/stdio-server/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(ws, "stdio-server"), 0o755)
+	for name, b := range map[string][]byte{"go.mod": gomod, "go.sum": gosum,
+		"stdio-server/main.go": append(src, "\n// The learner's own.\n"...)} {
+		if err := os.WriteFile(filepath.Join(ws, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
