@@ -18,7 +18,7 @@ const childQueue = 16
 // lines, and its stdout and stderr come back as events.
 type child struct {
 	proc  *stdio.Process
-	lines chan string   // to the child's stdin, written by one goroutine
+	lines chan event    // "out" events whose text goes to the child's stdin, written by one goroutine
 	done  chan struct{} // closed when the stdout reader ends
 }
 
@@ -53,8 +53,7 @@ func (s *session) sendLine(c command) {
 	}
 	frame := strings.TrimRight(c.Frame, "\n") + "\n"
 	select {
-	case ch.lines <- frame:
-		s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)})
+	case ch.lines <- event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)}:
 	default:
 		s.refuse(c.ID, "the server is not reading its stdin; restart it")
 	}
@@ -95,15 +94,19 @@ func (s *session) childFor(k childKey) (*child, error) {
 		}
 		return nil, err
 	}
-	ch := &child{proc: p, lines: make(chan string, childQueue), done: make(chan struct{})}
+	ch := &child{proc: p, lines: make(chan event, childQueue), done: make(chan struct{})}
 	s.children[k] = ch
 	s.wg.Add(2)
 	// Ends when the channel is closed (stopChild), or the child stops
 	// reading and a write fails.
 	go func() {
 		defer s.wg.Done()
-		for line := range ch.lines {
-			if _, err := p.Stdin.Write([]byte(line)); err != nil {
+		for out := range ch.lines {
+			// The event goes first: once the bytes are written, the
+			// answer may come back at once, and the transcript must
+			// show the question before it.
+			s.emit(out)
+			if _, err := p.Stdin.Write([]byte(out.Text)); err != nil {
 				break
 			}
 		}
