@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
@@ -163,6 +164,18 @@ func call(ctx context.Context, target, path string, md protoreflect.MethodDescri
 		return err
 	}
 	defer conn.Close()
+	// Connect before the deadline starts: the deadline is the call's, as
+	// on a connection a client already holds, and the capture should not
+	// end in a dial that ran out of time before the call could leave.
+	conn.Connect()
+	for st := conn.GetState(); st != connectivity.Ready; st = conn.GetState() {
+		if st == connectivity.TransientFailure || st == connectivity.Shutdown {
+			break // the call below fails, with the status that says why
+		}
+		if !conn.WaitForStateChange(ctx, st) {
+			return ctx.Err()
+		}
+	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
