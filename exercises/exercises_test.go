@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestCatalogue(t *testing.T) {
@@ -212,5 +214,37 @@ func TestWorkspaceModule(t *testing.T) {
 		if !strings.Contains(string(gosum), m+" "+got[m]+" ") {
 			t.Errorf("workspace go.sum has no line for %s %s", m, got[m])
 		}
+	}
+}
+
+// TestGRPCContract keeps grpc-server's own copy of the contract in step:
+// the starter and the solution carry the same generated code, and their
+// tools.proto says what protocols/grpctool's does, comments and
+// go_package aside.
+func TestGRPCContract(t *testing.T) {
+	for _, f := range []string{"tools.proto", "tools.pb.go", "tools_grpc.pb.go"} {
+		starter, err1 := os.ReadFile(filepath.Join("grpc-server", f))
+		solution, err2 := os.ReadFile(filepath.Join("..", "solutions", "grpc-server", f))
+		if err1 != nil || err2 != nil || !bytes.Equal(starter, solution) {
+			t.Errorf("%s: the starter's and the solution's differ (%v, %v)", f, err1, err2)
+		}
+	}
+	contract := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []string
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, "option go_package") {
+				continue
+			}
+			keep = append(keep, line)
+		}
+		return strings.Join(keep, "\n")
+	}
+	if diff := cmp.Diff(contract("../protocols/grpctool/tools/v1/tools.proto"), contract("grpc-server/tools.proto")); diff != "" {
+		t.Errorf("grpc-server/tools.proto says something other than protocols/grpctool's (-project +exercise):\n%s", diff)
 	}
 }

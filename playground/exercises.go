@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -10,7 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,13 +47,11 @@ func consoleOf(lesson string) string {
 	switch lesson {
 	case "mcp-by-hand":
 		return "mcp"
-	case "versions":
-		return "stdio"
 	}
 	return lesson
 }
 
-func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course) {
+func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course) *exerciseSite {
 	x := &exerciseSite{hub: h, store: store, md: newMarkdown(), course: c, grading: make(chan struct{}, 1)}
 	mux.Handle("GET /exercises", http.RedirectHandler("/exercises/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /exercises/{$}", x.list)
@@ -63,6 +61,7 @@ func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course
 	mux.HandleFunc("POST /exercises/{id}/solution", x.solution)
 	mux.HandleFunc("POST /exercises/{id}/check", x.check)
 	mux.HandleFunc("POST /exercises/{id}/grade", x.grade)
+	return x
 }
 
 // state reads the learner's progress. A progress file that cannot be
@@ -141,8 +140,14 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 		}
 		ev.HTML = template.HTML(out.HTML)
 	}
+	// A page from elsewhere cannot count hints in this machine's
+	// progress: it asks for them in its address, ?hints=N.
+	shown := p.HintsShown
+	if !ev.Local {
+		shown, _ = strconv.Atoi(r.URL.Query().Get("hints"))
+	}
 	hints := e.Hints.In(string(v.Lang))
-	ev.Hints = hints[:min(p.HintsShown, len(hints))]
+	ev.Hints = hints[:max(0, min(shown, len(hints)))]
 	if e.Kind == exercises.Frame {
 		ev.Console = "/console/" + consoleOf(e.Lesson) + "?exercise=" + e.ID
 		_, ev.HasAnswers = frames.Solution(e.ID)
@@ -247,8 +252,12 @@ func solutionMarkdown(e exercises.Exercise, t exerciseText) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	// main.go first: the learner's file; the rest (fs.Glob sorts them)
+	// after it.
 	names, _ := fs.Glob(sol, "*.go")
-	sort.Slice(names, func(i, j int) bool { return names[i] == "main.go" || (names[j] != "main.go" && names[i] < names[j]) })
+	if i := slices.Index(names, "main.go"); i > 0 {
+		names = append([]string{"main.go"}, slices.Delete(names, i, i+1)...)
+	}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, ".pb.go") {
 			continue
@@ -340,8 +349,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	flush := func(v any) {
-		b, _ := json.Marshal(v)
-		w.Write(append(b, '\n'))
+		w.Write(append(mustJSON(v), '\n'))
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
@@ -365,14 +373,9 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	if err := json.NewEncoder(&b).Encode(v); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(append(mustJSON(v), '\n'))
 }
 
 func jsonError(w http.ResponseWriter, status int, msg string) {

@@ -141,6 +141,15 @@ func TestExercisesFromElsewhere(t *testing.T) {
 	if strings.Contains(body, `id="exercise-check"`) || !strings.Contains(body, "grade in a terminal") {
 		t.Errorf("a page from elsewhere offers to build code:\n%s", body)
 	}
+	// Hints are asked for in the address instead, one more each time.
+	e, _ := exercises.ByID("stdio-server")
+	_, body = fetchPage(t, srv.URL+"/exercises/stdio-server?hints=1")
+	if !strings.Contains(body, "Hint 1 of 3") || strings.Contains(body, "Hint 2 of 3") || !strings.Contains(body, `href="?hints=2#hints"`) {
+		t.Errorf("hints from elsewhere:\n%s", body)
+	}
+	if _, body = fetchPage(t, srv.URL+"/exercises/stdio-server?hints=9"); !strings.Contains(body, "Hint 3 of 3") || strings.Contains(body, "?hints=4") || len(e.Hints.EN) != 3 {
+		t.Errorf("every hint shown, and no link to more:\n%s", body)
+	}
 	if st, _ := store.Load(); len(st.Exercises) != 0 {
 		t.Errorf("progress changed from elsewhere: %+v", st.Exercises)
 	}

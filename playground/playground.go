@@ -76,6 +76,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		Servers: []serverRow{
 			{Protocol: "stdio", Command: "wirelab server stdio", Child: true},
 			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL},
+			{Protocol: "HTTP + bearer", Command: "wirelab server http --addr 127.0.0.1:8023 --token reader --token ops:deploy:production", URL: opts.HTTPAuthURL},
 			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr},
 			{Protocol: "MCP", Command: "wirelab server mcp --http 127.0.0.1:8021", URL: opts.MCPURL, Stdio: "wirelab server mcp"},
 			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL},
@@ -83,18 +84,11 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		var pv progressView
-		if opts.Progress != nil {
-			st, _ := opts.Progress.Load() // unreadable progress shows as none; the exercise pages log why
-			pv = newProgressView(st)
-		} else {
-			pv = newProgressView(progress.State{})
-		}
-		show(w, r, http.StatusOK, home(viewFor(w, r), view, pv))
-	})
 	course := mountLessons(mux, chapters.FS)
-	mountExercises(mux, h, opts.Progress, course)
+	x := mountExercises(mux, h, opts.Progress, course)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		show(w, r, http.StatusOK, home(viewFor(w, r), view, newProgressView(x.state())))
+	})
 	mountConsoles(mux, h.targets)
 	mountFiveWires(mux, h.targets)
 	mux.HandleFunc("GET /ws", h.serveWS)
