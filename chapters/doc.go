@@ -5,13 +5,32 @@
 // lesson's address (/learn/<slug>), and a lesson's title is its first
 // level-1 heading.
 //
-// A fenced block whose info string is "frame" and a target is a runnable
-// frame: the page shows it as an editable message with a Send button
-// that goes to a live server (stdio, http, grpc, mcp-stdio, mcp-http or
-// a2a). The text cannot drift from what the servers really do: this
-// package's test sends every frame, and every JSON-RPC message a lesson
-// shows in a json block, to the real server in the order of the text,
-// and checks every answer the lesson shows against the server's own.
-// Go code shown in a lesson is to be included from compiled, tested
-// files in this repository, never pasted.
+// Besides GitHub's markdown, a lesson has four kinds of fenced block:
+//
+//   - ```frame TARGET is a runnable frame: the page shows it as an
+//     editable message with a Send button that goes to a live server
+//     (stdio, http, http-auth, grpc, mcp-stdio, mcp-http or a2a). A
+//     lesson's frames are sent from one tab, in the order of the text,
+//     so one may rely on what the frames above it did; {{session}} and
+//     {{task}} in a frame stand for the MCP session and the A2A task the
+//     answers so far have named.
+//   - ```reply shows what the frame above it gets back. It may leave
+//     things out, but not say anything the server does not: the
+//     playground's TestLessonFrames sends every frame of every lesson, in
+//     both languages, to the reference servers and holds every reply
+//     block to the real answer.
+//   - ```sequence is a sequence diagram, "A -> B: message",
+//     "B --> A: answer", "note A: text", drawn as SVG on the server.
+//   - ```go include=PATH:NAME shows code from the project: the
+//     declaration NAME (a function, Type.Method, a type, or a const or var
+//     group) of the file PATH, relative to the repository's root, or the
+//     whole file without :NAME. Code is never pasted: TestIncludes fails
+//     when a block differs from its file, and
+//     go test ./chapters -run TestIncludes -update copies it afresh.
+//
+// The tests here check the files themselves: names and titles, that
+// every translation has the English lesson's sections, frames, replies,
+// included code and diagrams in the same order, and the includes. The
+// playground's tests render every lesson, follow every link (lessons,
+// exercises, anchors) and send every frame.
 package chapters

@@ -276,7 +276,7 @@ func List() []Exercise {
 			},
 		},
 		{
-			ID: "mcp-client", Kind: Code, Lesson: "mcp-by-hand",
+			ID: "mcp-client", Kind: Code, Lesson: "mcp-clients",
 			Title: Text{
 				EN: "An MCP client that reads results correctly",
 				RU: "MCP-клиент, который правильно читает результаты",

@@ -15,7 +15,7 @@ import (
 )
 
 func TestCatalogue(t *testing.T) {
-	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "a2a": true}
+	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "a2a": true}
 	seen := map[string]bool{}
 	kinds := map[Kind]int{}
 	for _, e := range List() {

@@ -33,40 +33,51 @@ func frameAnswer(i int) string {
 	return fmt.Sprintf(`[...document.querySelectorAll(".frame")[%d].querySelectorAll(".frame-output .wire-in")].map(r => r.textContent).join("\n")`, i)
 }
 
-// TestBrowserLessonFrame sends the MCP lesson's frames with their Send
-// buttons, in order, and reads the child server's answers under them.
+// TestBrowserLessonFrame sends the session of the MCP lesson with the
+// Send buttons of its frames, in order, and reads the child server's
+// answers under them.
 func TestBrowserLessonFrame(t *testing.T) {
 	b := openBrowser(t)
 	b.open("/learn/mcp-by-hand")
 
-	got := b.text(`[...document.querySelectorAll(".frame")].map(f => f.dataset.target + " " + JSON.parse(f.querySelector(".frame-input").value).method).join("\n")`)
-	want := "mcp-stdio initialize\nmcp-stdio notifications/initialized\nmcp-stdio tools/list\nmcp-stdio tools/call"
+	got := b.text(`[...document.querySelectorAll(".frame")].map(f => f.dataset.target + " " + (f.querySelector(".frame-input").value.match(/"method":"([^"]+)"/) || [])[1]).join("\n")`)
+	want := strings.Join([]string{
+		"mcp-stdio tools/list", // before initialize: refused
+		"mcp-stdio initialize",
+		"mcp-stdio initialize", // again: refused
+		"mcp-http initialize",  // a counter-offer, in a session of its own
+		"mcp-stdio notifications/initialized",
+		"mcp-stdio tools/list",
+		"mcp-stdio tools/call",
+		"mcp-stdio tools/call", // weather: a tool error
+		"mcp-stdio tools/call", // word_cont: a protocol error
+	}, "\n")
 	if got != want {
 		t.Fatalf("the lesson's frames are\n%s\nwant\n%s", got, want)
 	}
 
-	b.clickNth(".frame-send", 0)
+	b.clickNth(".frame-send", 1)
 	b.waitUntil(`the initialize frame shows the answer, with "protocolVersion"`,
-		frameAnswer(0)+`.includes('"protocolVersion"')`, frameDump)
+		frameAnswer(1)+`.includes('"protocolVersion"')`, frameDump)
 
 	// The notification has no answer; the frames after it do.
-	b.clickNth(".frame-send", 1)
-	b.clickNth(".frame-send", 2)
+	b.clickNth(".frame-send", 4)
+	b.clickNth(".frame-send", 5)
 	b.waitUntil(`the tools/list frame shows the tools, with "inputSchema"`,
-		frameAnswer(2)+`.includes('"inputSchema"')`, frameDump)
-	b.clickNth(".frame-send", 3)
+		frameAnswer(5)+`.includes('"inputSchema"')`, frameDump)
+	b.clickNth(".frame-send", 6)
 	b.waitUntil(`the tools/call frame shows the answer, with "words"`,
-		frameAnswer(3)+`.includes('"words"')`, frameDump)
+		frameAnswer(6)+`.includes('"words"')`, frameDump)
 
 	// The answer is shown pretty first: indented JSON, its size and its
 	// latency beside it; the raw view is the line as the server wrote it.
-	if s := b.text(frameAnswer(3)); !strings.Contains(s, `"words": 3`) || !strings.Contains(s, " ms") {
+	if s := b.text(frameAnswer(6)); !strings.Contains(s, `"words": 3`) || !strings.Contains(s, " ms") {
 		t.Errorf("tools/call answered, pretty\n%s\nwant indented JSON with \"words\": 3, and a latency in ms", s)
 	}
-	rawButton := `document.querySelectorAll(".frame")[3].querySelector('.frame-view[data-view="raw"]')`
+	rawButton := `document.querySelectorAll(".frame")[6].querySelector('.frame-view[data-view="raw"]')`
 	b.text("(" + rawButton + `.click(), "")`)
 	b.waitUntil("the raw view shows the line as it came",
-		frameAnswer(3)+".includes('\"structuredContent\":{\"words\":3,\"chars\":13}')", frameDump)
+		frameAnswer(6)+".includes('\"structuredContent\":{\"words\":3,\"chars\":13}')", frameDump)
 
 	// Below the lesson, the sequence diagram of the page's wire: four
 	// messages sent, three answered.
@@ -74,7 +85,7 @@ func TestBrowserLessonFrame(t *testing.T) {
 		`!document.getElementById("lesson-wire").hidden && document.querySelectorAll("#lesson-diagram svg line[marker-end]").length === 7`,
 		`"arrows: " + document.querySelectorAll("#lesson-diagram svg line[marker-end]").length`)
 	// "Nothing appears under it, and nothing should", says the lesson.
-	if s := b.text(`document.querySelectorAll(".frame")[1].querySelector(".frame-output").innerText.trim()`); s != "" {
+	if s := b.text(`document.querySelectorAll(".frame")[4].querySelector(".frame-output").innerText.trim()`); s != "" {
 		t.Errorf("under notifications/initialized the page shows %q, want nothing\n%s", s, b.describe(frameDump))
 	}
 }
@@ -221,8 +232,8 @@ func TestBrowserRussian(t *testing.T) {
 		t.Errorf("after the switch <html lang=%q>, want ru (at %s)", l, b.text(`location.href`))
 	}
 	buttons := b.text(`[...document.querySelectorAll(".frame-send")].map(b => b.textContent.trim()).join(" | ")`)
-	if buttons != strings.Repeat("Отправить | ", 3)+"Отправить" {
-		t.Errorf("the Send buttons say %q, want four times Отправить", buttons)
+	if buttons != strings.Repeat("Отправить | ", 8)+"Отправить" {
+		t.Errorf("the Send buttons say %q, want nine times Отправить", buttons)
 	}
 
 	b.open("/console/mcp")
@@ -284,10 +295,10 @@ func TestBrowserStaysOnMachine(t *testing.T) {
 		}
 		switch {
 		case p == "/learn/mcp-by-hand":
-			for i := range 4 {
+			for i := range 7 {
 				b.clickNth(".frame-send", i)
 			}
-			b.expect("the lesson's last frame is answered", frameAnswer(3)+`.includes('"words"')`, frameDump)
+			b.expect("the lesson's tools/call frame is answered", frameAnswer(6)+`.includes('"words"')`, frameDump)
 		case strings.HasPrefix(p, "/console/") && p != "/console/":
 			// Each console sends its first template and shows the answer.
 			b.click("#send")

@@ -45,7 +45,7 @@ type exerciseSite struct {
 // consoleOf is the console where a lesson's frame exercises are done.
 func consoleOf(lesson string) string {
 	switch lesson {
-	case "mcp-by-hand":
+	case "mcp-by-hand", "mcp-clients":
 		return "mcp"
 	}
 	return lesson

@@ -229,22 +229,46 @@ var taskIDField = regexp.MustCompile(`"taskId":"([^"]+)"`)
 // playground sent after its hello, exactly as it sent them.
 func typeFrames(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []frames.Frame) [][]byte {
 	t.Helper()
+	var raw [][]byte
+	for _, answer := range typeEach(t, srv, hosts, fs, nil) {
+		raw = append(raw, answer...)
+	}
+	return raw
+}
+
+// typeEach is typeFrames with the messages grouped by the frame they
+// came after: what the page shows under each frame.
+//
+// A stdio server may send more than the answers to a frame's requests
+// (progress, log messages, a request of its own), or send something
+// after a frame that asked nothing. So, once frameDone says the frame's
+// answers are in, enough (if not nil) is asked whether what came so far
+// is all the caller looks for; if not, reading goes on until it is. If
+// it never is within replyPatience, typeEach stops there and returns the
+// answers so far, the last one as it stood: the caller says what was
+// missing.
+func typeEach(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []frames.Frame, enough func(i int, answer [][]byte) bool) [][][]byte {
+	t.Helper()
 	conn := dial(t, srv)
 	readHello(t, conn)
 	known := map[string]string{"{{session}}": "", "{{task}}": ""}
-	var raw [][]byte
+	each := make([][][]byte, len(fs))
 	for i, f := range fs {
 		id := int64(i + 1)
 		fill := strings.NewReplacer("{{host}}", hosts[f.Target], "{{session}}", known["{{session}}"], "{{task}}", known["{{task}}"])
 		send(t, conn, command{Op: "send", ID: id, Target: f.Target, Frame: fill.Replace(f.Text)})
 		answers := answersTo(f)
 		conn.SetReadDeadline(time.Now().Add(patience))
+		waiting := false // for enough, after frameDone
 		for {
 			_, b, err := conn.ReadMessage()
+			if err != nil && waiting {
+				return each[:i+1]
+			}
 			if err != nil {
 				t.Fatalf("frame %d: %v", id, err)
 			}
-			raw = append(raw, b)
+			each[i] = append(each[i], b)
 			var ev event
 			if err := json.Unmarshal(b, &ev); err != nil {
 				t.Fatalf("message %s: %v", b, err)
@@ -257,13 +281,25 @@ func typeFrames(t *testing.T, srv *httptest.Server, hosts map[string]string, fs 
 			} else if m := taskIDField.FindStringSubmatch(ev.Text); m != nil && ev.Dir == "in" {
 				known["{{task}}"] = m[1]
 			}
-			if frameDone(ev, id, f.Target, &answers) {
+			if !waiting && !frameDone(ev, id, f.Target, &answers) {
+				continue
+			}
+			if enough == nil || enough(i, each[i]) {
 				break
+			}
+			if !waiting {
+				waiting = true
+				conn.SetReadDeadline(time.Now().Add(replyPatience))
 			}
 		}
 	}
-	return raw
+	return each
 }
+
+// replyPatience bounds the wait for an answer that a lesson promises and
+// the server has not sent: the in-process servers answer in
+// milliseconds, so a wait this long means it is not coming.
+const replyPatience = 5 * time.Second
 
 // frameDone reports whether the answer to frame id has all arrived:
 // the playground's refusal, the end of an HTTP answer, the gRPC

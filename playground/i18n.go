@@ -96,6 +96,8 @@ type uiText struct {
 	ExportSVG   string
 	ConsoleLink string // a link to the console of the lesson's protocol
 	Anchor      string // a heading's "#" link, for screen readers
+	Reply       string // above a reply block: the answer a frame gets
+	FromFile    string // above code included from the project: "From"
 	NotFound    string
 	NotFoundFor string // followed by the slug that was asked for
 }
@@ -173,6 +175,8 @@ func (l lang) text() uiText {
 			ExportSVG:   "Скачать SVG",
 			ConsoleLink: "Открыть консоль",
 			Anchor:      "Ссылка на этот раздел",
+			Reply:       "Что приходит в ответ",
+			FromFile:    "Из файла",
 			NotFound:    "Такого урока нет",
 			NotFoundFor: "Нет урока с адресом",
 		}
@@ -245,6 +249,8 @@ func (l lang) text() uiText {
 			ExportSVG:   "Download SVG",
 			ConsoleLink: "Open the console",
 			Anchor:      "Link to this section",
+			Reply:       "What comes back",
+			FromFile:    "From",
 			NotFound:    "No such lesson",
 			NotFoundFor: "There is no lesson at",
 		}

@@ -35,6 +35,11 @@ import (
 //
 // It becomes an editable box with a Send button; the page's script sends
 // the text to a live server of that target and shows the answer below.
+//
+// Three other blocks are the lesson's own (package chapters describes
+// them): a "reply" block, the answer a frame gets, shown as such; a
+// "sequence" block, drawn as an SVG diagram (sequenceSVG); and code with
+// "include=PATH" in its info string, shown with the file it comes from.
 type markdown struct {
 	gm goldmark.Markdown
 }
@@ -59,7 +64,7 @@ func newMarkdown() *markdown {
 // frameTargets returns the targets a frame may name, as the page's
 // script knows them: one live server each.
 func frameTargets() []string {
-	return []string{"stdio", "http", "grpc", "mcp-stdio", "mcp-http", "a2a"}
+	return []string{"stdio", "http", "http-auth", "grpc", "mcp-stdio", "mcp-http", "a2a"}
 }
 
 // rendered is one markdown document as HTML, with what the page around it
@@ -95,6 +100,7 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 	var fenced []*ast.FencedCodeBlock
 	var anchored []*ast.Heading
 	var title *ast.Heading
+	var figures, captions []figure // blocks to replace, and to put a caption before
 	// Nodes are replaced and added only after the walk: changing a tree
 	// while walking it would skip or revisit nodes.
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -115,7 +121,23 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
-			if string(n.Language(src)) != "frame" {
+			switch {
+			case string(n.Language(src)) == "reply":
+				figures = append(figures, figure{at: n, node: replyFigure(n, src, t)})
+				return ast.WalkSkipChildren, nil
+			case string(n.Language(src)) == "sequence":
+				svg, err := sequenceSVG(blockText(n, src))
+				if err != nil {
+					errs = append(errs, fmt.Errorf("line %d: sequence diagram: %w", fenceLine(n, src), err))
+					return ast.WalkSkipChildren, nil
+				}
+				figures = append(figures, figure{at: n, node: &htmlNode{html: `<figure class="sequence-diagram">` + svg + "</figure>\n"}})
+				return ast.WalkSkipChildren, nil
+			case includePath(n, src) != "":
+				captions = append(captions, figure{at: n, node: &htmlNode{html: fmt.Sprintf(`<p class="include-source">%s <code>%s</code></p>`,
+					html.EscapeString(t.FromFile), html.EscapeString(includePath(n, src)))}})
+				return ast.WalkSkipChildren, nil
+			case string(n.Language(src)) != "frame":
 				return ast.WalkSkipChildren, nil
 			}
 			f, err := newFrame(n, src, t)
@@ -137,6 +159,12 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 	}
 	for i, f := range frames {
 		fenced[i].Parent().ReplaceChild(fenced[i].Parent(), fenced[i], f)
+	}
+	for _, f := range figures {
+		f.at.Parent().ReplaceChild(f.at.Parent(), f.at, f.node)
+	}
+	for _, c := range captions {
+		c.at.Parent().InsertBefore(c.at.Parent(), c.at, c.node)
 	}
 	if title != nil {
 		title.Parent().RemoveChild(title.Parent(), title)
@@ -165,12 +193,7 @@ func newFrame(n *ast.FencedCodeBlock, src []byte, t uiText) (*frameNode, error) 
 	case !slices.Contains(frameTargets(), words[1]):
 		return nil, fmt.Errorf("frame: unknown target %q; known targets: %s", words[1], known)
 	}
-	var content strings.Builder
-	for i := range n.Lines().Len() {
-		seg := n.Lines().At(i)
-		content.Write(seg.Value(src))
-	}
-	c := strings.TrimRight(content.String(), "\n")
+	c := strings.TrimRight(blockText(n, src), "\n")
 	// A textarea drops one newline right after its start tag, so leading
 	// blank lines would not survive the page; they carry nothing anyway.
 	c = strings.TrimLeft(c, "\n")
@@ -178,6 +201,46 @@ func newFrame(n *ast.FencedCodeBlock, src []byte, t uiText) (*frameNode, error) 
 		return nil, fmt.Errorf("frame %s is empty: nothing to send", words[1])
 	}
 	return &frameNode{frame: frame{Target: words[1], Content: c}, send: t.Send}, nil
+}
+
+// figure is a block of the lesson and the node that goes in its place,
+// or before it.
+type figure struct {
+	at   ast.Node
+	node ast.Node
+}
+
+// replyFigure shows a reply block, the answer a frame gets, under a
+// caption that says so. What it shows is checked against the live
+// servers by the tests (TestLessonFrames).
+func replyFigure(n *ast.FencedCodeBlock, src []byte, t uiText) *htmlNode {
+	return &htmlNode{html: fmt.Sprintf(`<figure class="reply"><figcaption>%s</figcaption><pre>%s</pre></figure>`+"\n",
+		html.EscapeString(t.Reply), escapeText(strings.TrimRight(blockText(n, src), "\n")))}
+}
+
+// blockText is the text inside a fenced block.
+func blockText(n *ast.FencedCodeBlock, src []byte) string {
+	var b strings.Builder
+	for i := range n.Lines().Len() {
+		seg := n.Lines().At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.String()
+}
+
+// includePath is the file a code block is included from, as its info
+// string names it ("go include=protocols/stdio/server.go:Serve"), or "".
+// Package chapters' tests keep the block the same as the file.
+func includePath(n *ast.FencedCodeBlock, src []byte) string {
+	if n.Info == nil {
+		return ""
+	}
+	for _, w := range strings.Fields(string(n.Info.Segment.Value(src))) {
+		if v, ok := strings.CutPrefix(w, "include="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // fenceLine returns the 1-based line of a fenced block's opening fence.
@@ -264,7 +327,26 @@ func (ids *headingIDs) Put(value []byte) { ids.used[string(value)] = true }
 var (
 	kindFrame  = ast.NewNodeKind("Frame")
 	kindAnchor = ast.NewNodeKind("HeadingAnchor")
+	kindHTML   = ast.NewNodeKind("LessonHTML")
 )
+
+// htmlNode is a block that markdown made HTML of itself: a reply block,
+// a diagram, a caption. Everything in html is escaped where it was made.
+type htmlNode struct {
+	ast.BaseBlock
+	html string
+}
+
+func (n *htmlNode) Kind() ast.NodeKind { return kindHTML }
+
+func (n *htmlNode) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+func renderHTML(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString(node.(*htmlNode).html)
+	}
+	return ast.WalkSkipChildren, nil
+}
 
 // frameNode stands in the tree where a ```frame block was.
 type frameNode struct {
@@ -298,6 +380,7 @@ type lessonNodes struct{}
 func (lessonNodes) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindFrame, renderFrame)
 	reg.Register(kindAnchor, renderAnchor)
+	reg.Register(kindHTML, renderHTML)
 }
 
 // renderFrame writes a frame as the markup the page's script looks for:

@@ -287,3 +287,35 @@ func chromaRules(t *testing.T, style *chroma.Style, name string) []string {
 	}
 	return rules
 }
+
+// TestReplyAndInclude checks the two other blocks a lesson has: a reply
+// block becomes a captioned figure of plain, escaped text, and code
+// included from the project says which file it comes from.
+func TestReplyAndInclude(t *testing.T) {
+	r := mustRender(t, "```reply\nHTTP/1.1 401 Unauthorized\n\n{\"a\":\"<b>\"}\n```\n", ru)
+	want := `<figure class="reply"><figcaption>Что приходит в ответ</figcaption><pre>HTTP/1.1 401 Unauthorized` + "\n\n" + `{"a":"&lt;b&gt;"}</pre></figure>` + "\n"
+	if r.HTML != want {
+		t.Errorf("reply block:\n got %s\nwant %s", r.HTML, want)
+	}
+	r = mustRender(t, "```go include=protocols/stdio/server.go:Serve\nfunc Serve() {}\n```\n", en)
+	if !strings.HasPrefix(r.HTML, `<p class="include-source">From <code>protocols/stdio/server.go:Serve</code></p>`) {
+		t.Errorf("an included block has no caption naming its file:\n%s", r.HTML)
+	}
+	if !strings.Contains(r.HTML, `class="chroma"`) {
+		t.Errorf("an included block is no longer highlighted as Go:\n%s", r.HTML)
+	}
+}
+
+// TestSequenceBlock checks that a sequence block becomes a drawn
+// diagram, and that one the renderer cannot read stops the lesson with
+// its line.
+func TestSequenceBlock(t *testing.T) {
+	r := mustRender(t, "# T\n\n```sequence\nClient -> Server: initialize\nServer --> Client: result\n```\n", en)
+	if !strings.HasPrefix(r.HTML, `<figure class="sequence-diagram"><svg`) || !strings.Contains(r.HTML, "initialize") {
+		t.Errorf("a sequence block is not drawn:\n%s", r.HTML)
+	}
+	_, err := newMarkdown().render([]byte("# T\n\ntext\n\n```sequence\nClient -> : initialize\n```\n"), en.text())
+	if err == nil || !strings.Contains(err.Error(), "line 5: sequence diagram") {
+		t.Errorf("a broken diagram renders, or its error does not say where: %v", err)
+	}
+}

@@ -21,7 +21,7 @@
   const watching = data.watch !== "";
   const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
   const transcript = new WireTranscript.Transcript(changed);
-  const known = { session: "", task: "" }; // values templates may use
+  const known = new WireKnown(); // values templates may use
   let selected = null; // the row shown in the detail pane
   let view = "pretty";
   let sendAnyway = false; // the learner saw the JSON warning and sends anyway
@@ -62,10 +62,7 @@
   }
 
   function fill(frame) {
-    return frame
-      .replaceAll("{{host}}", hostOf(currentTarget()))
-      .replaceAll("{{session}}", known.session || "{{session}}")
-      .replaceAll("{{task}}", known.task || "{{task}}");
+    return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())));
   }
 
   function listTemplates() {
@@ -212,22 +209,10 @@
       el.status.textContent = T.closed;
       return;
     }
-    learn(msg);
+    known.learn(msg);
     transcript.event(msg);
   });
 
-  // learn remembers what later templates need: the MCP session's id and
-  // the last A2A task.
-  function learn(msg) {
-    if (msg.kind === "http-head") {
-      const m = /^mcp-session-id:\s*(\S+)/im.exec(msg.text);
-      if (m) known.session = m[1];
-    }
-    if (msg.kind === "http-body" || msg.kind === "line") {
-      const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
-      if (m) known.task = m[1];
-    }
-  }
 
   // ---- the transcript
 

@@ -18,6 +18,7 @@
   const lastFrame = new Map(); // target -> the last frame sent there
   const shown = new Map(); // row number -> {element, row, frame}
   const transcript = new WireTranscript.Transcript(changed);
+  const known = new WireKnown(); // {{session}} and {{task}}, from the answers so far
 
   // frameFor says which frame a row belongs to: the one that sent it, or
   // for a stdio child's own lines, the last frame sent to that target.
@@ -93,6 +94,7 @@
       return;
     }
     if (msg.op === "hello") return;
+    known.learn(msg);
     transcript.event(msg);
   });
 
@@ -151,7 +153,9 @@
       for (const [n, entry] of shown) if (entry.frame === frame) shown.delete(n);
       out.replaceChildren();
       lastFrame.set(target, frame);
-      const id = wire.send({ op: "send", target: target, frame: input.value });
+      // A frame may name the MCP session or the A2A task that an earlier
+      // answer gave: {{session}} and {{task}} stand for them.
+      const id = wire.send({ op: "send", target: target, frame: known.fill(input.value) });
       outputs.set(id, frame);
     };
     button.addEventListener("click", go);

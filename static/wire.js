@@ -68,3 +68,32 @@ class WireSocket {
     return msg.id;
   }
 }
+
+// WireKnown remembers, from the answers seen so far, what a later frame
+// may refer to: {{session}}, the MCP session's id (the Mcp-Session-Id
+// header of an answer), and {{task}}, the last A2A task's id. Both the
+// consoles and a lesson's frames fill their placeholders with it.
+class WireKnown {
+  constructor() {
+    this.session = "";
+    this.task = "";
+  }
+
+  // learn reads one message from the playground.
+  learn(msg) {
+    if (msg.kind === "http-head") {
+      const m = /^mcp-session-id:\s*(\S+)/im.exec(msg.text);
+      if (m) this.session = m[1];
+    }
+    if (msg.kind === "http-body" || msg.kind === "line") {
+      const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
+      if (m) this.task = m[1];
+    }
+  }
+
+  // fill puts what is known in a frame's placeholders; one not known yet
+  // stays as it is, for the page to point out.
+  fill(frame) {
+    return frame.replaceAll("{{session}}", this.session || "{{session}}").replaceAll("{{task}}", this.task || "{{task}}");
+  }
+}
