@@ -216,7 +216,7 @@ func receiverType(d *ast.FuncDecl) string {
 // project: every kind of declaration, and the mistakes a lesson can make.
 func TestExpandIncludes(t *testing.T) {
 	project := mapFS{
-		"p/a.go": "package p\n\n// Serve serves.\nfunc Serve() {}\n\n// T is a type.\ntype T struct {\n\tName string `json:\"name\"`\n}\n\n// Handle handles.\nfunc (t *T) Handle() {}\n\n// Limits.\nconst (\n\tA = 1\n\tB = 2\n)\n",
+		"p/a.go":    "package p\n\n// Serve serves.\nfunc Serve() {}\n\n// T is a type.\ntype T struct {\n\tName string `json:\"name\"`\n}\n\n// Handle handles.\nfunc (t *T) Handle() {}\n\n// Limits.\nconst (\n\tA = 1\n\tB = 2\n)\n",
 		"p/x.proto": "syntax = \"proto3\";\n",
 	}
 	for _, c := range []struct{ spec, want, err string }{
