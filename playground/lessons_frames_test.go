@@ -211,9 +211,6 @@ func replyItems(text string) []replyItem {
 				i = j
 				break
 			}
-			if j-i > 200 {
-				break
-			}
 		}
 		items = append(items, item)
 	}
