@@ -326,7 +326,9 @@ func TestServeHomePage(t *testing.T) {
 // the throwaway CA but has no certificate fails in the handshake, and
 // passes with the client certificate the server wrote.
 func TestGRPCMutualTLS(t *testing.T) {
-	dir := t.TempDir()
+	// A folder that is not there yet, as in the lesson's commands: the
+	// server makes it.
+	dir := filepath.Join(t.TempDir(), "certs")
 	addr := startServer(t, "grpc", "server", "grpc", "--addr", "127.0.0.1:0", "--mtls", "--cert-dir", dir)
 	ca := filepath.Join(dir, "ca.pem")
 	for _, tt := range []struct {

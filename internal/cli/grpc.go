@@ -74,6 +74,8 @@ func throwawayTLS(mutual bool, dir string, env Env) (credentials.TransportCreden
 			return nil, nil, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("making the folder for the certificates: %w", err)
 	}
 	files, err := certs.WriteFiles(dir)
 	if err != nil {
