@@ -163,11 +163,21 @@ func TestCustomStdio(t *testing.T) {
 		t.Errorf("process %d still runs after the restart", first.pid)
 	}
 	send(t, conn, command{Op: "send", ID: 3, Target: "custom-stdio", To: cmdline, Frame: frame})
-	second := parseChildStart(t, next(t, conn, func(ev event) bool { return ev.Dir == "err" }).Text)
+	// The child's stderr and stdout are two pipes: its start line and its
+	// answer may come in either order.
+	var second childStart
+	answered := false
+	for second.pid == 0 || !answered {
+		ev := next(t, conn, func(ev event) bool { return ev.To == cmdline && (ev.Dir == "err" || ev.Dir == "in") })
+		if ev.Dir == "err" {
+			second = parseChildStart(t, ev.Text)
+		} else {
+			answered = true
+		}
+	}
 	if second.pid == first.pid {
 		t.Errorf("after the restart the same process %d answers", first.pid)
 	}
-	next(t, conn, func(ev event) bool { return ev.Dir == "in" && ev.To == cmdline })
 
 	for _, tt := range []struct {
 		c    command
