@@ -96,11 +96,9 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 
 	var out rendered
 	var errs []error
-	var frames []*frameNode
-	var fenced []*ast.FencedCodeBlock
 	var anchored []*ast.Heading
 	var title *ast.Heading
-	var figures, captions []figure // blocks to replace, and to put a caption before
+	var figures, captions []figure // blocks to replace (frames, replies, diagrams), and to put a caption before
 	// Nodes are replaced and added only after the walk: changing a tree
 	// while walking it would skip or revisit nodes.
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -145,7 +143,7 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 				errs = append(errs, fmt.Errorf("line %d: %w", fenceLine(n, src), err))
 				return ast.WalkSkipChildren, nil
 			}
-			frames, fenced = append(frames, f), append(fenced, n)
+			figures = append(figures, figure{at: n, node: f})
 			out.Frames = append(out.Frames, f.frame)
 			return ast.WalkSkipChildren, nil
 		}
@@ -156,9 +154,6 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 	}
 	if len(errs) > 0 {
 		return rendered{}, errors.Join(errs...)
-	}
-	for i, f := range frames {
-		fenced[i].Parent().ReplaceChild(fenced[i].Parent(), fenced[i], f)
 	}
 	for _, f := range figures {
 		f.at.Parent().ReplaceChild(f.at.Parent(), f.at, f.node)

@@ -213,7 +213,6 @@
     transcript.event(msg);
   });
 
-
   // ---- the transcript
 
   function fmtTime(at) {
