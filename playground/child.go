@@ -3,9 +3,11 @@ package playground
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wirelab/wirelab/protocols/stdio"
 )
@@ -14,12 +16,48 @@ import (
 // read its stdin.
 const childQueue = 16
 
+// A child's end: how long it has to go once stopped, and what of it the
+// learner is shown.
+const (
+	// childGrace is each wait of stopping a child (stdio.Process.Stop):
+	// EOF on its stdin, then SIGTERM, then SIGKILL. Two of them bound how
+	// long a restart, a closed tab or Ctrl-C waits for a child that
+	// ignores both EOF and SIGTERM.
+	childGrace = time.Second
+	// drainWait is how long the child's last stdout lines may take to
+	// arrive once every process of its group has exited. Only a program
+	// that left its own process group can hold the pipe open longer; we
+	// stop listening to it.
+	drainWait = time.Second
+	// stderrTail is how many of a child's last stderr lines its exit note
+	// repeats: usually where a crash says why.
+	stderrTail = 5
+)
+
 // child is a stdio server the tab started: its stdin gets the learner's
 // lines, and its stdout and stderr come back as events.
+//
+// Three goroutines serve it: a writer (lines to stdin), a reader (stdout
+// to events) and a supervisor, the one owner of its end. However the
+// child ends (it exits or crashes, writes a line too long, or is
+// restarted, its tab closes, the playground shuts down), the supervisor
+// alone stops the process, waits for the other two, releases the hub's
+// slot, says how it ended, and closes done. Everyone else asks it to by
+// calling stop.
 type child struct {
-	proc  *stdio.Process
-	lines chan event    // "out" events whose text goes to the child's stdin, written by one goroutine
-	done  chan struct{} // closed when the stdout reader ends
+	proc   *stdio.Process
+	lines  chan event    // "out" events whose text goes to the child's stdin; never closed
+	quit   chan struct{} // closed (once, by stop) to ask the supervisor to end the child
+	once   sync.Once     // guards closing quit
+	done   chan struct{} // closed by the supervisor when the child is over and its slot released
+	stderr *lineEmitter  // the child's stderr, line by line, with its last lines kept
+	reason string        // why the reader stopped early, set before it returns; "" at EOF
+}
+
+// stop asks the supervisor to end the child, and waits until it has.
+func (ch *child) stop() {
+	ch.once.Do(func() { close(ch.quit) })
+	<-ch.done
 }
 
 // childKey names a tab's child: its target, and for custom-stdio the
@@ -59,7 +97,8 @@ func (s *session) sendLine(c command) {
 	}
 }
 
-// childFor returns the running child for k, or starts one.
+// childFor returns the running child for k, or starts one. A child that
+// has ended, or is ending, is replaced: its supervisor sees it out.
 func (s *session) childFor(k childKey) (*child, error) {
 	if !s.local {
 		return nil, fmt.Errorf("stdio servers run only for pages opened on this machine")
@@ -72,7 +111,9 @@ func (s *session) childFor(k childKey) (*child, error) {
 	defer s.mu.Unlock()
 	if ch := s.children[k]; ch != nil {
 		select {
-		case <-ch.done: // exited: start another
+		case <-ch.quit:
+		case <-ch.done:
+		case <-ch.proc.Done():
 		default:
 			return ch, nil
 		}
@@ -86,7 +127,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 	stderr := &lineEmitter{emit: func(line string) {
 		s.emit(event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
 	}}
-	p, err := stdio.StartProcess(argv, stderr, 0)
+	p, err := stdio.StartProcess(argv, stderr, childGrace)
 	if err != nil {
 		s.hub.releaseChild()
 		if k.target == "custom-stdio" {
@@ -94,37 +135,108 @@ func (s *session) childFor(k childKey) (*child, error) {
 		}
 		return nil, err
 	}
-	ch := &child{proc: p, lines: make(chan event, childQueue), done: make(chan struct{})}
+	ch := &child{proc: p, lines: make(chan event, childQueue), quit: make(chan struct{}), done: make(chan struct{}), stderr: stderr}
 	s.children[k] = ch
-	s.wg.Add(2)
-	// Ends when the channel is closed (stopChild), or the child stops
-	// reading and a write fails.
+	read := make(chan struct{}) // closed when the reader returns
+	s.wg.Add(3)
+	// The writer ends when the child is stopped, or stops reading and a
+	// write fails (the supervisor closes stdin, which unblocks a write).
 	go func() {
 		defer s.wg.Done()
-		for out := range ch.lines {
-			// The event goes first: once the bytes are written, the
-			// answer may come back at once, and the transcript must
-			// show the question before it.
-			s.emit(out)
-			if _, err := p.Stdin.Write([]byte(out.Text)); err != nil {
-				break
+		for {
+			select {
+			case <-ch.quit:
+				return
+			case out := <-ch.lines:
+				// The event goes first: once the bytes are written, the
+				// answer may come back at once, and the transcript must
+				// show the question before it.
+				s.emit(out)
+				if _, err := p.Stdin.Write([]byte(out.Text)); err != nil {
+					return
+				}
 			}
 		}
-		p.Stdin.Close() // a stdio server exits at EOF
 	}()
-	// Ends at the child's EOF on stdout: when it exits.
+	// The reader ends at EOF on the child's stdout (every process of its
+	// group has exited, or the supervisor closed the pipe), or at a line
+	// too long to be a message.
 	go func() {
 		defer s.wg.Done()
-		defer close(ch.done)
+		defer close(read)
 		sc := bufio.NewScanner(p.Stdout)
 		sc.Buffer(make([]byte, 0, 64<<10), maxFrame+1)
 		for sc.Scan() {
 			line := sc.Text() + "\n"
 			s.emit(event{Target: k.target, To: k.to, Dir: "in", Kind: "line", Text: line, Size: len(line)})
 		}
-		s.emit(event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: "the server's stdout closed: it exited"})
+		if errors.Is(sc.Err(), bufio.ErrTooLong) {
+			ch.reason = fmt.Sprintf("it wrote a line longer than %d bytes, more than one message may be", maxFrame)
+			p.Stdout.Close() // its next write fails at once, instead of filling the pipe
+		}
+	}()
+	// The supervisor ends once the child is over: see child.
+	go func() {
+		defer s.wg.Done()
+		s.superviseChild(k, ch, read)
 	}()
 	return ch, nil
+}
+
+// superviseChild waits for a reason to end the child (it exited, its
+// stdout ended, or someone called stop), ends it, and tells the tab how
+// it ended.
+func (s *session) superviseChild(k childKey, ch *child, read <-chan struct{}) {
+	p := ch.proc
+	stopped := false // by stop: a restart, a closed tab, a shutdown
+	select {
+	case <-read:
+	case <-p.Done():
+	case <-ch.quit:
+		stopped = true
+	}
+	ch.once.Do(func() { close(ch.quit) }) // the writer returns
+	p.Stdin.Close()                         // a stdio server exits at EOF
+	p.Stop()                                // then SIGTERM, then SIGKILL, and the rest of its group
+	t := time.NewTimer(drainWait)
+	select {
+	case <-read:
+	case <-t.C:
+		p.Stdout.Close() // held open from outside the group: stop listening
+		<-read
+	}
+	t.Stop()
+	s.hub.releaseChild()
+	s.mu.Lock()
+	if s.children[k] == ch {
+		delete(s.children, k)
+	}
+	s.mu.Unlock()
+	s.emit(event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: exitNote(ch, stopped)})
+	close(ch.done)
+}
+
+// exitNote says how a child ended: why, its exit status, and the last
+// lines of its stderr, where a crash usually says why.
+func exitNote(ch *child, stopped bool) string {
+	var b strings.Builder
+	state := ch.proc.ExitState().String() // "exit status 2", "signal: killed"
+	switch {
+	case ch.reason != "":
+		fmt.Fprintf(&b, "the server was stopped: %s (%s)", ch.reason, state)
+	case stopped:
+		fmt.Fprintf(&b, "the server was stopped (%s)", state)
+	default:
+		fmt.Fprintf(&b, "the server's stdout closed: it exited (%s)", state)
+	}
+	if tail := ch.stderr.tail(); len(tail) > 0 && !stopped {
+		b.WriteString("; the last of its stderr:\n")
+		b.WriteString(strings.Join(tail, ""))
+	}
+	if !stopped {
+		b.WriteString("\nthe next frame starts it again")
+	}
+	return b.String()
 }
 
 // restartChild stops the target's child; the next frame starts a fresh
@@ -135,11 +247,11 @@ func (s *session) restartChild(k childKey) {
 	delete(s.children, k)
 	s.mu.Unlock()
 	if ch != nil {
-		s.stopChild(ch)
+		ch.stop()
 	}
 }
 
-// stopChildren stops every child of the session, at its end.
+// stopChildren stops every child of the session, at its end, at once.
 func (s *session) stopChildren() {
 	s.mu.Lock()
 	var all []*child
@@ -151,32 +263,25 @@ func (s *session) stopChildren() {
 	var wg sync.WaitGroup
 	for _, ch := range all {
 		wg.Add(1)
-		// Ends when the child has exited, by itself or killed.
+		// Ends when the child is over (child.stop).
 		go func() {
 			defer wg.Done()
-			s.stopChild(ch)
+			ch.stop()
 		}()
 	}
 	wg.Wait()
 }
 
-// stopChild closes the child's stdin and sees it out (stdio.Process.Stop:
-// EOF, then SIGTERM, then SIGKILL).
-func (s *session) stopChild(ch *child) {
-	// Only the session's reader sends on lines (sendLine) and it is the
-	// one that gets here, by restart or at the session's end: no send can
-	// race this close.
-	close(ch.lines)
-	ch.proc.Stop()
-	<-ch.done
-	s.hub.releaseChild()
-}
-
 // lineEmitter turns what a child writes to stderr into one event per
-// line. os/exec writes to it from one goroutine.
+// line, and keeps the last stderrTail lines for the exit note. os/exec
+// writes to it from one goroutine, which has returned by the time the
+// child's exit is seen (cmd.Wait waits for it).
 type lineEmitter struct {
 	emit func(string)
 	buf  []byte
+
+	mu   sync.Mutex // guards last
+	last []string
 }
 
 func (l *lineEmitter) Write(p []byte) (int, error) {
@@ -186,12 +291,33 @@ func (l *lineEmitter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.emit(string(l.buf[:i+1]))
+		l.line(string(l.buf[:i+1]))
 		l.buf = l.buf[i+1:]
 	}
 	if len(l.buf) > maxFrame { // a line with no end: send what there is
-		l.emit(string(l.buf))
+		l.line(string(l.buf))
 		l.buf = nil
 	}
 	return len(p), nil
+}
+
+func (l *lineEmitter) line(text string) {
+	l.emit(text)
+	const maxKept = 512 // bytes of one kept line: a tail, not a copy
+	if len(text) > maxKept {
+		text = text[:maxKept] + "...\n"
+	}
+	l.mu.Lock()
+	l.last = append(l.last, text)
+	if len(l.last) > stderrTail {
+		l.last = l.last[1:]
+	}
+	l.mu.Unlock()
+}
+
+// tail returns the last whole lines written.
+func (l *lineEmitter) tail() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.last...)
 }

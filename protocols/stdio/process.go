@@ -69,9 +69,12 @@ func StartProcess(argv []string, stderr io.Writer, grace time.Duration) (*Proces
 
 // Stop sees the child out once its stdin is closed: it waits for the
 // child to exit by itself, then asks it to stop (SIGTERM to its process
-// group), then kills it. It returns nil if the child exited cleanly by
-// itself or after SIGTERM.
+// group), then kills it. Whatever the child started in its process group
+// is killed once the child is gone: a forgotten grandchild would
+// otherwise outlive us, and keep our end of its stdout open. Stop
+// returns nil if the child exited cleanly by itself or after SIGTERM.
 func (p *Process) Stop() error {
+	defer kill(p.cmd) // the rest of the group, if any is left
 	if p.waitFor(p.grace) {
 		return p.exitErr()
 	}
@@ -81,6 +84,16 @@ func (p *Process) Stop() error {
 	kill(p.cmd)
 	<-p.done
 	return fmt.Errorf("server did not exit within %v of closing its stdin and was killed", 2*p.grace)
+}
+
+// Done is closed when the child has exited, whoever ended it.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// ExitState says how the child ended ("exit status 2", "signal:
+// killed"). It waits for the child to exit.
+func (p *Process) ExitState() *os.ProcessState {
+	<-p.done
+	return p.cmd.ProcessState
 }
 
 func (p *Process) waitFor(d time.Duration) bool {
