@@ -196,8 +196,8 @@ func (s *session) superviseChild(k childKey, ch *child, read <-chan struct{}) {
 		stopped = true
 	}
 	ch.once.Do(func() { close(ch.quit) }) // the writer returns
-	p.Stdin.Close()                         // a stdio server exits at EOF
-	p.Stop()                                // then SIGTERM, then SIGKILL, and the rest of its group
+	p.Stdin.Close()                       // a stdio server exits at EOF
+	p.Stop()                              // then SIGTERM, then SIGKILL, and the rest of its group
 	t := time.NewTimer(drainWait)
 	select {
 	case <-read:
