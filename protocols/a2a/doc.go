@@ -42,7 +42,10 @@
 // nothing more will happen; a new request starts a new task, and the same
 // contextId keeps it in the same conversation. A terminal task cannot be
 // changed, canceled or subscribed to; each refusal has its own error code
-// (errors.go).
+// (errors.go). Tasks live in memory, so the store forgets: a task that
+// waits for an answer longer than InterruptedTTL is canceled, and when
+// the store is full the oldest finished task, then the oldest waiting
+// one, makes room for a new one (store.go).
 //
 // Who may see a task is for each agent to decide. This one is for
 // learning on one machine: a token decides what a caller may do (deploy

@@ -142,3 +142,68 @@ func TestStoreBounds(t *testing.T) {
 		t.Error("a task finished more than TaskTTL ago is still there")
 	}
 }
+
+// interrupted is a task that waits for its caller's answer.
+func interrupted(id string) Task {
+	return Task{ID: id, ContextID: "ctx", Status: TaskStatus{State: StateInputRequired}}
+}
+
+// TestStoreEvictsWaitingTasks: a store full of tasks that wait for an
+// answer makes room for a new one by canceling and forgetting the one
+// that has waited longest, and whoever follows that task hears why.
+func TestStoreEvictsWaitingTasks(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := newStore(func() time.Time { return now })
+	for i := range MaxTasks {
+		now = now.Add(time.Millisecond) // all within InterruptedTTL
+		if err := s.create(interrupted(fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, st, err := s.subscribe("0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.create(working("new")); err != nil {
+		t.Fatalf("a new task in a store full of waiting ones: %v", err)
+	}
+	if _, err := s.get("0"); !errors.Is(err, errTaskNotFound) {
+		t.Errorf("the task that waited longest is still there: %v", err)
+	}
+	if _, err := s.get("1"); err != nil {
+		t.Errorf("only one task should have made room: %v", err)
+	}
+	var states []TaskState
+	for ev := range st.events {
+		states = append(states, ev.StatusUpdate.Status.State)
+	}
+	if diff := cmp.Diff([]TaskState{StateCanceled}, states); diff != "" {
+		t.Errorf("the evicted task's stream (-want +got):\n%s", diff)
+	}
+}
+
+// TestStoreExpiresWaitingTasks: a task that waits for an answer longer
+// than InterruptedTTL is canceled, whether a sweep or a read finds it
+// first, and then it cannot be answered.
+func TestStoreExpiresWaitingTasks(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := newStore(func() time.Time { return now })
+	s.create(interrupted("old"))
+	now = now.Add(time.Minute)
+	s.create(interrupted("young"))
+	now = now.Add(InterruptedTTL - time.Minute)
+
+	got, _ := s.get("old")
+	if got.Status.State != StateCanceled || got.Status.Message == nil {
+		t.Fatalf("a task that waited InterruptedTTL is %s with message %v, want canceled with a reason", got.Status.State, got.Status.Message)
+	}
+	if want := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).Add(InterruptedTTL); !got.Status.Timestamp.Equal(want) {
+		t.Errorf("canceled at %v, want %v, when its wait ran out", got.Status.Timestamp, want)
+	}
+	if err := s.update("old", setState(StateWorking)); !errors.Is(err, errTaskFinished) {
+		t.Errorf("an answer to the expired task: %v, want errTaskFinished", err)
+	}
+	if young, _ := s.get("young"); young.Status.State != StateInputRequired {
+		t.Errorf("a task that waited less than InterruptedTTL is %s", young.Status.State)
+	}
+}

@@ -49,7 +49,16 @@ func (s *Server) send(req SendMessageRequest, allow func(tools.Scope) bool, foll
 		now := s.agent.now().UTC()
 		t := Task{ID: id, ContextID: m.ContextID, Status: TaskStatus{State: StateSubmitted, Timestamp: &now}, History: []Message{m}}
 		if err := s.store.create(t); err != nil {
-			return Task{}, nil, errorf(jsonrpc.CodeInternalError, "internal error: %v (at most %d tasks are kept); try again later", err, MaxTasks)
+			// Only a store full of tasks the agent is working on refuses
+			// (store.go): the finished and the waiting ones make room.
+			// A2A has no error for "not now", and -32603 would say the
+			// agent is broken, which it is not. UnsupportedOperationError
+			// covers "a specific aspect" of a request the agent does not
+			// support, here one task more than it keeps; the metadata
+			// says which limit it met.
+			return Task{}, nil, errorf(CodeUnsupportedOperation,
+				"unsupported operation: the agent is working on %d tasks, the most it keeps at once; send the message again when some have finished", MaxTasks).
+				with("limit", "maxTasks").with("maxTasks", strconv.Itoa(MaxTasks))
 		}
 	} else {
 		id = m.TaskID
@@ -93,7 +102,7 @@ func (s *Server) send(req SendMessageRequest, allow func(tools.Scope) bool, foll
 		// Canceled between the message going in and the stream starting.
 		return Task{}, nil, errorf(CodeUnsupportedOperation, "unsupported operation: task %q was canceled as the message arrived", id).with("taskId", id)
 	case err != nil:
-		return Task{}, nil, taskNotFound(id) // forgotten at once: only when the store is full of running tasks
+		return Task{}, nil, taskNotFound(id) // not expected: a submitted or working task is never evicted
 	}
 	s.start(id, allow)
 	return t, st, nil
