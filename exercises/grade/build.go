@@ -17,8 +17,9 @@ const maxBuildOutput = 32 << 10
 
 // build is the first stage of every grade: go build in the learner's
 // folder. A build failure is the stage's failure, with the compiler's
-// output.
-func build(t *T, bin string) error {
+// output. folder is the grade's own, where the go command keeps its
+// temporary files.
+func build(t *T, folder, bin string) error {
 	fi, err := os.Stat(t.dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -41,6 +42,7 @@ func build(t *T, bin string) error {
 
 	cmd := exec.Command(goTool, "build", "-o", bin, ".")
 	cmd.Dir = t.dir
+	cmd.Env = goEnv(folder)
 	out := &capped{max: maxBuildOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	// go build runs the compiler and linker as children; its own process

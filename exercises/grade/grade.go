@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 )
@@ -153,7 +151,9 @@ func (t *T) end() {
 
 // Run builds the program in dir and grades it with g. The report says
 // how every stage went; the error is only for an interrupted grade
-// (ctx's error), which still returns the report so far.
+// (ctx's error), which still returns the report so far. The folder the
+// program is built in is removed before Run returns, whichever way it
+// returns.
 func Run(ctx context.Context, g *Grader, dir string, opts *Options) (*Report, error) {
 	var o Options
 	if opts != nil {
@@ -173,18 +173,16 @@ func Run(ctx context.Context, g *Grader, dir string, opts *Options) (*Report, er
 		rep.Stages = append(rep.Stages, StageResult{Name: s.Name, Status: Skipped, LimitMS: limit.Milliseconds()})
 	}
 
-	tmp, err := os.MkdirTemp("", "wirelab-grade-")
+	// Every return below comes after the stage's programs were killed
+	// (runStage waits for that), so nothing still runs from the folder.
+	folder, bin, err := newFolder()
 	if err != nil {
 		rep.Stages[0].Status = Errored
 		rep.Stages[0].Failure = Failf("internal error in grader: making a temporary directory: %v", err)
 		return rep, nil
 	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "program")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	stages[0].Run = func(t *T) error { return build(t, bin) }
+	defer os.RemoveAll(folder)
+	stages[0].Run = func(t *T) error { return build(t, folder, bin) }
 
 	stop := false
 	for i, s := range stages {

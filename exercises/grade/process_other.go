@@ -2,7 +2,10 @@
 
 package grade
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(cmd *exec.Cmd) {}
 
@@ -13,3 +16,8 @@ func killProcessGroup(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 	}
 }
+
+// ownedByUs reports whether a file belongs to the user running wirelab.
+// Without Unix owners to compare, a folder in the user's own temporary
+// directory (per user on Windows) is taken for theirs.
+func ownedByUs(fi os.FileInfo) bool { return true }

@@ -3,6 +3,7 @@
 package grade
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -23,4 +24,10 @@ func killProcessGroup(cmd *exec.Cmd) {
 	}
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Process.Kill()
+}
+
+// ownedByUs reports whether a file belongs to the user running wirelab.
+func ownedByUs(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
 }

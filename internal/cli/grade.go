@@ -47,6 +47,10 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if len(ids) == 0 {
 		return exitUsage, usageErrorf("grade needs an exercise id; code exercises: %s", codeIDs())
 	}
+	// Grade folders that a wirelab killed in the middle of a grade left
+	// behind; a grade running elsewhere keeps its own (see grade.StaleAge).
+	grade.RemoveStale()
+
 	var graders []*grade.Grader
 	for _, id := range ids {
 		e, err := exerciseArg("grade", id)
