@@ -5,6 +5,17 @@ import (
 	"encoding/json"
 )
 
+// maxNesting is how deeply arrays and objects may nest in a message:
+// 10,000 levels, the limit of encoding/json's scanner, which refuses the
+// next level. Nothing here recurses past it: the scanner that checks the
+// bytes keeps a stack of its own instead of recursing, and refuses
+// 100,000 '[' in well under a millisecond; unmarshalling stops at the
+// same depth. The limit is named here only so that Decode can say why it
+// refused, rather than calling valid but absurdly deep JSON "not JSON".
+// (RFC 8259 section 9 lets a parser limit nesting.) A real message nests
+// a few levels; MCP tool arguments and A2A data parts a few more.
+const maxNesting = 10000
+
 // Decode reads one message. If the bytes are not a valid message, it
 // returns instead the error response the specification prescribes, ready
 // to send: -32700 for bytes that are not JSON, -32600 for JSON that is not
@@ -14,6 +25,15 @@ import (
 func Decode(data []byte) (Message, *Response) {
 	data = bytes.TrimSpace(data)
 	if !json.Valid(data) {
+		// Too deep is a parse error, not an invalid request: the spec's
+		// -32600 is for JSON that parsed but "is not a valid Request
+		// object", while -32700 is for "an error [that] occurred on the
+		// server while parsing the JSON text", which is where the parser
+		// gave up.
+		if nesting(data) > maxNesting {
+			return nil, NewErrorResponse(nullID, Errorf(CodeParseError,
+				"parse error: JSON nested deeper than %d levels", maxNesting))
+		}
 		return nil, NewErrorResponse(nullID, Errorf(CodeParseError, "parse error: not valid JSON"))
 	}
 	switch data[0] {
@@ -86,6 +106,31 @@ func Decode(data []byte) (Message, *Response) {
 	default:
 		return nil, invalid(id, `a message needs "method" (a request or notification) or "result" or "error" (a response)`)
 	}
+}
+
+// nesting returns how deeply the arrays and objects in data nest, or
+// would if data were valid JSON: brackets inside strings do not count. It
+// loops instead of recursing, so any depth costs no stack.
+func nesting(data []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 func invalid(id ID, format string, args ...any) *Response {

@@ -39,6 +39,10 @@
 // Protocols built on JSON-RPC add their own codes outside that range (MCP's
 // -32002 resource not found, for example).
 //
+// JSON nested more than 10,000 levels deep is a -32700 parse error that
+// says so: the limit of encoding/json's parser, which checks the bytes
+// without recursing, so that no depth can exhaust the stack.
+//
 // # No batches
 //
 // JSON-RPC lets a client send an array of messages at once. MCP allowed
