@@ -1,8 +1,8 @@
 package wire
 
 import (
-	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -37,12 +37,47 @@ var wireTypeNames = map[protowire.Type]string{
 	protowire.Fixed32Type:    "i32",
 }
 
+// Limits on the dump of one message. A reply comes from a server nobody
+// here wrote, and whatever bytes fit in a capture (maxRecorded) must give
+// a dump, never a crash.
+const (
+	// maxFieldDepth is how many messages deep the dump follows nested
+	// messages: 100, the default recursion limit of Protobuf's C++ and
+	// Java parsers (protobuf-go allows 10,000). Each level is a function
+	// call, so without a limit a self-recursive message nested 700,000
+	// deep, 3 MB, overflows the stack and ends the whole process. A
+	// message nested deeper is shown as bytes, with a note that says so.
+	maxFieldDepth = 100
+
+	// maxFields is how many fields, packed values included, the dump of
+	// one message splits out, nested messages included. A 3 MB message of
+	// two-byte fields would otherwise be 1.5 million Fields; ten thousand
+	// lines are more than anyone reads. The rest is shown as bytes.
+	maxFields = 10_000
+)
+
 // decodeFields splits b into fields. md, which may be nil, names them and
 // says how to read their values. Bytes that do not parse end the list with
 // a field whose Value says why.
 func decodeFields(b []byte, md protoreflect.MessageDescriptor) []Field {
+	d := fieldDecoder{left: maxFields}
+	return d.fields(b, md, 1)
+}
+
+// fieldDecoder decodes one message within maxFields.
+type fieldDecoder struct {
+	left int // fields and packed values that may still be split out
+}
+
+// fields splits b, a message depth levels deep (1 for the message itself),
+// into fields.
+func (d *fieldDecoder) fields(b []byte, md protoreflect.MessageDescriptor, depth int) []Field {
 	var fields []Field
 	for len(b) > 0 {
+		if d.left <= 0 {
+			return append(fields, Field{Bytes: b, Value: fmt.Sprintf("more than %d fields; the other %d bytes shown as bytes: %s", maxFields, len(b), hexBytes(b))})
+		}
+		d.left--
 		num, typ, tagLen := protowire.ConsumeTag(b)
 		if tagLen < 0 {
 			return append(fields, malformed(b, tagLen))
@@ -60,7 +95,7 @@ func decodeFields(b []byte, md protoreflect.MessageDescriptor) []Field {
 		if fd != nil {
 			f.Name = string(fd.Name())
 		}
-		readValue(&f, typ, b[tagLen:n], fd)
+		d.readValue(&f, typ, b[tagLen:n], fd, depth)
 		fields = append(fields, f)
 		b = b[n:]
 	}
@@ -73,8 +108,9 @@ func malformed(b []byte, code int) Field {
 	return Field{Bytes: b, Value: "not valid Protobuf: " + protowire.ParseError(code).Error()}
 }
 
-// readValue sets f.Value (or f.Fields) from the value bytes v.
-func readValue(f *Field, typ protowire.Type, v []byte, fd protoreflect.FieldDescriptor) {
+// readValue sets f.Value (or f.Fields) from the value bytes v of a field
+// of a message depth levels deep.
+func (d *fieldDecoder) readValue(f *Field, typ protowire.Type, v []byte, fd protoreflect.FieldDescriptor, depth int) {
 	switch typ {
 	case protowire.VarintType:
 		x, _ := protowire.ConsumeVarint(v)
@@ -87,7 +123,7 @@ func readValue(f *Field, typ protowire.Type, v []byte, fd protoreflect.FieldDesc
 		f.Value = fixed32Value(x, fd)
 	case protowire.BytesType:
 		b, _ := protowire.ConsumeBytes(v)
-		lenValue(f, b, fd)
+		d.lenValue(f, b, fd, depth)
 	default:
 		f.Value = hexBytes(v)
 	}
@@ -95,7 +131,7 @@ func readValue(f *Field, typ protowire.Type, v []byte, fd protoreflect.FieldDesc
 
 // lenValue reads a LEN value: a string, bytes, a nested message, or a
 // packed list of numbers, as the descriptor says.
-func lenValue(f *Field, b []byte, fd protoreflect.FieldDescriptor) {
+func (d *fieldDecoder) lenValue(f *Field, b []byte, fd protoreflect.FieldDescriptor, depth int) {
 	if fd == nil {
 		f.Value = bytesValue(b)
 		return
@@ -106,17 +142,28 @@ func lenValue(f *Field, b []byte, fd protoreflect.FieldDescriptor) {
 	case protoreflect.BytesKind:
 		f.Value = bytesValue(b)
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		f.Fields = decodeFields(b, fd.Message())
+		if depth >= maxFieldDepth {
+			f.Value = fmt.Sprintf("nested deeper than %d levels; shown as bytes: %s", maxFieldDepth, hexBytes(b))
+			return
+		}
+		f.Fields = d.fields(b, fd.Message(), depth+1)
 	default:
 		// A repeated number field is packed: its values follow one
 		// another inside a single LEN value (the default in proto3).
-		f.Value = packedValues(b, fd)
+		f.Value = d.packedValues(b, fd)
 	}
 }
 
-func packedValues(b []byte, fd protoreflect.FieldDescriptor) string {
+// packedValues reads a packed list; each value counts as a field against
+// maxFields.
+func (d *fieldDecoder) packedValues(b []byte, fd protoreflect.FieldDescriptor) string {
 	var vals []string
 	for len(b) > 0 {
+		if d.left <= 0 {
+			vals = append(vals, fmt.Sprintf("... %d more bytes", len(b)))
+			break
+		}
+		d.left--
 		var s string
 		var n int
 		switch fd.Kind() {
@@ -205,14 +252,20 @@ func bytesValue(b []byte) string {
 	return hexBytes(b)
 }
 
-// hexBytes writes bytes as spaced hex pairs: "0a 0a 77".
+const hexDigits = "0123456789abcdef"
+
+// hexBytes writes bytes as spaced hex pairs: "0a 0a 77". A value can be
+// megabytes long, so it is built in one allocation.
 func hexBytes(b []byte) string {
-	var s strings.Builder
+	if len(b) == 0 {
+		return ""
+	}
+	out := make([]byte, 0, 3*len(b)-1)
 	for i, c := range b {
 		if i > 0 {
-			s.WriteByte(' ')
+			out = append(out, ' ')
 		}
-		s.WriteString(hex.EncodeToString([]byte{c}))
+		out = append(out, hexDigits[c>>4], hexDigits[c&0x0f])
 	}
-	return s.String()
+	return string(out)
 }

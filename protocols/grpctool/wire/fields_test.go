@@ -25,8 +25,17 @@ import (
 //	  double ratio = 5; fixed32 fixed = 6;  string name = 7; bytes raw = 8;
 //	  repeated int32 packed = 9;  Kinds child = 10;
 //	}
-func kindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
+func kindsDescriptor(t testing.TB) protoreflect.MessageDescriptor {
 	t.Helper()
+	fd, err := protodesc.NewFile(kindsFile(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd.Messages().ByName("Kinds")
+}
+
+// kindsFile is the file that declares Kinds.
+func kindsFile() *descriptorpb.FileDescriptorProto {
 	field := func(name string, n int32, typ descriptorpb.FieldDescriptorProto_Type) *descriptorpb.FieldDescriptorProto {
 		return &descriptorpb.FieldDescriptorProto{
 			Name: proto.String(name), Number: proto.Int32(n), Type: typ.Enum(),
@@ -39,7 +48,7 @@ func kindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 	packed.Label = descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
 	child := field("child", 10, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE)
 	child.TypeName = proto.String(".lab.Kinds")
-	file := &descriptorpb.FileDescriptorProto{
+	return &descriptorpb.FileDescriptorProto{
 		Name: proto.String("lab/kinds.proto"), Package: proto.String("lab"), Syntax: proto.String("proto3"),
 		EnumType: []*descriptorpb.EnumDescriptorProto{{
 			Name: proto.String("Color"),
@@ -64,11 +73,6 @@ func kindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 			},
 		}},
 	}
-	fd, err := protodesc.NewFile(file, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fd.Messages().ByName("Kinds")
 }
 
 func TestDecodeFields(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 const (
 	formatHexBytes = 12  // bytes of a field shown in hex before "..."
 	formatValueLen = 100 // characters of a value shown before "..."
+	formatRawBytes = 32  // bytes shown in hex of a frame or message that could not be decoded
 )
 
 // Format writes the exchange as text to read top to bottom: a line with the
@@ -49,6 +50,9 @@ func (e *Exchange) Format(w io.Writer) error {
 			b.WriteString(" " + f.Detail)
 		}
 		b.WriteString("\n")
+		if f.Type == "UNREADABLE" {
+			fmt.Fprintf(&b, "    bytes: %s\n", rawHex(f.Bytes))
+		}
 		for _, h := range f.Headers {
 			if h.Value == "" {
 				fmt.Fprintf(&b, "    %s:\n", h.Name) // no trailing space
@@ -93,6 +97,11 @@ func formatMessage(b *bytes.Buffer, n int, m Message) {
 		compressed = "compressed"
 	}
 	fmt.Fprintf(b, "    message %d: %s = %s, %d bytes\n", n, hexBytes(m.Prefix), compressed, len(m.Payload))
+	if len(m.Fields) == 0 && len(m.Payload) > 0 {
+		// Compressed with an algorithm this package cannot inflate, or
+		// not a gzip stream after all: the bytes are all there is.
+		fmt.Fprintf(b, "      not decoded: %s\n", rawHex(m.Payload))
+	}
 	formatFields(b, "      ", m.Fields)
 	if m.JSON != nil {
 		fmt.Fprintf(b, "      as JSON: %s\n", shorten(string(m.JSON)))
@@ -120,6 +129,14 @@ func formatFields(b *bytes.Buffer, indent string, fields []Field) {
 		b.WriteString(line + "\n")
 		formatFields(b, indent+"  ", f.Fields)
 	}
+}
+
+// rawHex shows the first formatRawBytes of b in hex.
+func rawHex(b []byte) string {
+	if len(b) > formatRawBytes {
+		return hexBytes(b[:formatRawBytes]) + fmt.Sprintf(" ... (%d bytes)", len(b))
+	}
+	return hexBytes(b)
 }
 
 // shorten cuts s to formatValueLen characters.

@@ -15,6 +15,9 @@ func TestFormat(t *testing.T) {
 	e := handBuiltUnary(t)
 	e.Requests[0].Fields = decodeFields(e.Requests[0].Payload, nil)
 	e.Requests[0].JSON = []byte(`{"name":"abc"}`)
+	e.Responses[0].Fields = decodeFields(e.Responses[0].Payload, nil)
+	// The second answer is left undecoded, as a message compressed with
+	// an algorithm this package cannot inflate would be: its bytes show.
 
 	var b strings.Builder
 	if err := e.Format(&b); err != nil {
@@ -44,7 +47,9 @@ func TestFormat(t *testing.T) {
     x-lesson: hpack
 <- DATA stream=1 len=14
     message 1: 00 00 00 00 02 = not compressed, 2 bytes
+      08 01                                    field 1 (varint) = 1
     message 2: 00 00 00 00 02 = not compressed, 2 bytes
+      not decoded: 08 02
 <- HEADERS stream=1 len=38 END_STREAM END_HEADERS
     grpc-status: 5
     grpc-message: no %E2%9C%93 here

@@ -32,6 +32,25 @@ const frameHeaderLen = 9
 // with (RFC 9113 section 6.5.2, SETTINGS_HEADER_TABLE_SIZE).
 const defaultHeaderTableSize = 4096
 
+// maxFrameLen is the largest payload a frame header can announce (a
+// 24-bit length). The parser reads frames of any size the format allows:
+// enforcing the limit the peers agreed on (SETTINGS_MAX_FRAME_SIZE) is
+// their job, not an observer's. It never sets aside more memory than was
+// recorded, though: a frame whose header announces more is cut short.
+const maxFrameLen = 1<<24 - 1
+
+// maxHeaderList bounds one decoded header block, counted as RFC 9113
+// section 6.5.2 counts SETTINGS_MAX_HEADER_LIST_SIZE: each field's name
+// and value plus 32 bytes. HPACK refers back to what it sent before, so a
+// block can decode to far more than its own bytes: one byte repeats a
+// table entry that may be kilobytes long, and a few megabytes of those
+// would fill gigabytes. 1 MiB is net/http's limit on a request's headers
+// (DefaultMaxHeaderBytes); the 32 bytes each field costs also cap a
+// block at 32,768 fields. No single name or value may be longer either.
+// The fields past the limit are still decoded, since the blocks after
+// this one depend on the table it updates, but not kept.
+const maxHeaderList = 1 << 20
+
 // sequencedFrame is a frame with the sequence number of the Read or Write
 // in which its first byte crossed, which orders it against the frames of
 // the other direction.
@@ -75,30 +94,30 @@ func readFrames(dir Direction, chunks []chunk) []sequencedFrame {
 
 	r := bytes.NewReader(data[off:])
 	fr := http2.NewFramer(io.Discard, r)
-	// Read frames of any size the format allows: enforcing the limits the
-	// peers agreed on is their job, not an observer's.
-	fr.SetMaxReadFrameSize(1<<24 - 1)
-	dec := hpack.NewDecoder(defaultHeaderTableSize, nil)
-	// The encoder announces every change of its table size inside the
-	// header block, so the observer follows it rather than enforcing the
-	// limit the receiver set.
-	dec.SetAllowedMaxDynamicTableSize(math.MaxUint32)
+	fr.SetMaxReadFrameSize(maxFrameLen)
+	hd := newHeaderDecoder()
 	var block []byte // the header block being collected from HEADERS and CONTINUATION frames
 	blockFrame := -1 // index in frames of the frame that opened it
 	for {
 		start := len(data) - r.Len()
-		f, err := fr.ReadFrame()
-		if err == io.EOF {
+		if start == len(data) {
 			return frames
 		}
-		if err != nil {
-			// A frame cut short when the connection closed, or bytes that
-			// are not HTTP/2: show them as they are and stop.
-			frames = append(frames, sequencedFrame{seqAt(start), Frame{
-				Dir: dir, Type: "UNREADABLE", Length: len(data) - start, Bytes: data[start:],
-				Detail: err.Error(),
+		// A frame cut short when the connection closed, or bytes that are
+		// not HTTP/2: show them as they are and stop.
+		unreadable := func(why string) []sequencedFrame {
+			return append(frames, sequencedFrame{seqAt(start), Frame{
+				Dir: dir, Type: "UNREADABLE", Length: len(data) - start, Bytes: data[start:], Detail: why,
 			}})
-			return frames
+		}
+		if left := len(data) - start; left < frameHeaderLen {
+			return unreadable(fmt.Sprintf("cut short: %d bytes, less than a %d-byte frame header", left, frameHeaderLen))
+		} else if n := int(data[start])<<16 | int(data[start+1])<<8 | int(data[start+2]); n > left-frameHeaderLen {
+			return unreadable(fmt.Sprintf("cut short: the frame header announces %d bytes of payload, but only %d were recorded", n, left-frameHeaderLen))
+		}
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return unreadable(err.Error())
 		}
 		h := f.Header()
 		frame := Frame{
@@ -130,16 +149,72 @@ func readFrames(dir Direction, chunks []chunk) []sequencedFrame {
 		// ReadFrame reuses: append copies it.
 		block = append(block, fragment...)
 		if endHeaders && blockFrame >= 0 {
-			fields, err := dec.DecodeFull(block)
-			if err != nil {
-				frames[blockFrame].Detail = "HPACK: " + err.Error()
-			}
-			for _, hf := range fields {
-				frames[blockFrame].Headers = append(frames[blockFrame].Headers, HeaderField{hf.Name, hf.Value})
+			opener := &frames[blockFrame].Frame
+			var problem string
+			opener.Headers, problem = hd.decode(block)
+			if problem != "" {
+				opener.Detail = strings.TrimSpace(opener.Detail + " HPACK: " + problem)
 			}
 			block, blockFrame = nil, -1
 		}
 	}
+}
+
+// headerDecoder decodes the header blocks of one direction, in order,
+// within maxHeaderList each.
+type headerDecoder struct {
+	dec    *hpack.Decoder
+	fields []HeaderField // the block being decoded
+	size   int           // its size so far, as maxHeaderList counts
+	broken error         // the error that left the table out of step, if one did
+}
+
+func newHeaderDecoder() *headerDecoder {
+	hd := &headerDecoder{}
+	hd.dec = hpack.NewDecoder(defaultHeaderTableSize, hd.emit)
+	// The encoder announces every change of its table size inside the
+	// header block, so the observer follows it rather than enforcing the
+	// limit the receiver set. The table holds only strings that arrived,
+	// so it never outgrows the recording.
+	hd.dec.SetAllowedMaxDynamicTableSize(math.MaxUint32)
+	hd.dec.SetMaxStringLength(maxHeaderList)
+	return hd
+}
+
+// emit keeps a decoded field, until the block passes maxHeaderList.
+func (hd *headerDecoder) emit(f hpack.HeaderField) {
+	hd.size += int(f.Size())
+	if hd.size > maxHeaderList {
+		// Decode the rest without keeping it, so that the table stays in
+		// step for the next block.
+		hd.dec.SetEmitEnabled(false)
+		return
+	}
+	hd.fields = append(hd.fields, HeaderField{f.Name, f.Value})
+}
+
+// decode decodes one whole header block. problem, if not "", says why the
+// fields are missing or incomplete.
+func (hd *headerDecoder) decode(block []byte) (fields []HeaderField, problem string) {
+	if hd.broken != nil {
+		// Every block is read against the table the blocks before it
+		// built, and that table is lost.
+		return nil, fmt.Sprintf("not decoded: an earlier block failed (%v), so the table it refers to is unknown", hd.broken)
+	}
+	hd.fields, hd.size = nil, 0
+	hd.dec.SetEmitEnabled(true)
+	_, err := hd.dec.Write(block)
+	if err == nil {
+		err = hd.dec.Close()
+	}
+	if err != nil {
+		hd.broken = err
+		return hd.fields, err.Error()
+	}
+	if hd.size > maxHeaderList {
+		return hd.fields, fmt.Sprintf("the header list passes %d bytes (names and values, plus 32 bytes a field); only the first %d fields are kept", maxHeaderList, len(hd.fields))
+	}
+	return hd.fields, ""
 }
 
 // mergeFrames interleaves the two directions of a connection in the order

@@ -103,8 +103,10 @@ func describe(m *Message, md protoreflect.MessageDescriptor, types *dynamicpb.Ty
 	}
 	m.Fields = decodeFields(payload, md)
 
+	// The JSON follows the field dump's depth limit, so that the two agree
+	// on which messages they can show.
 	msg := dynamicpb.NewMessage(md)
-	if err := (proto.UnmarshalOptions{Resolver: types}).Unmarshal(payload, msg); err != nil {
+	if err := (proto.UnmarshalOptions{Resolver: types, RecursionLimit: maxFieldDepth}).Unmarshal(payload, msg); err != nil {
 		return
 	}
 	j, err := (protojson.MarshalOptions{Resolver: types}).Marshal(msg)
