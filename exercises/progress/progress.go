@@ -7,7 +7,9 @@
 // disk, and then renamed over the old file. A crash or a kill at any
 // moment leaves either the old file or the new one, never half of each.
 // A file that cannot be read is reported, never silently replaced, since
-// replacing it would throw the learner's progress away.
+// replacing it would throw the learner's progress away. Temporary files
+// that a writer killed halfway left behind are removed by the next
+// update, once they are a minute old.
 package progress
 
 import (
@@ -29,6 +31,15 @@ const HomeEnv = "WIRELAB_HOME"
 
 const (
 	fileName = "progress.json"
+	// tempPattern names the temporary files of writeAtomic, beside the
+	// progress file.
+	tempPattern = ".progress-*.tmp"
+	// staleTemp is how old a temporary file must be before an update
+	// takes it for one a killed writer left behind, and removes it. A
+	// write lasts milliseconds (a few KiB and an fsync, seconds on a
+	// very busy disk); a minute is far beyond that, and updates hold the
+	// lock while they sweep, so a live writer is never robbed.
+	staleTemp = time.Minute
 	// formatVersion is written into every file. A file with a newer
 	// version was written by a newer wirelab and is not touched.
 	formatVersion = 1
@@ -99,8 +110,12 @@ type CorruptError struct {
 	Err  error
 }
 
+// Error is the one sentence every place that needs progress shows, the
+// command line and the pages alike: which file, what is wrong with it,
+// and what the learner can do.
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("progress file %s cannot be read (%v); it was left as it is: repair it, or move it away to start over", e.Path, e.Err)
+	return fmt.Sprintf("the progress file %s cannot be read (%v), so progress can be neither shown nor saved; "+
+		"it was left as it is. Repair it, or rename it (to %s.broken, say) to start over", e.Path, e.Err, filepath.Base(e.Path))
 }
 
 func (e *CorruptError) Unwrap() error { return e.Err }
@@ -169,6 +184,7 @@ func (s *Store) Update(change func(*State) error) error {
 		return fmt.Errorf("saving progress: %w", err)
 	}
 	defer unlock()
+	s.sweep()
 
 	st, err := s.Load()
 	if err != nil {
@@ -188,12 +204,25 @@ func (s *Store) Update(change func(*State) error) error {
 	return nil
 }
 
+// sweep removes the temporary files that writers killed between
+// creating and renaming them left beside the progress file. Failures are
+// ignored: a leftover file costs a few KiB, and the next update tries
+// again.
+func (s *Store) sweep() {
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(s.path), tempPattern))
+	for _, tmp := range tmps {
+		if fi, err := os.Lstat(tmp); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(tmp)
+		}
+	}
+}
+
 // writeAtomic replaces the file with data so that a crash at any point
 // leaves the old contents or the new ones. The temporary file is in the
 // same directory because a rename is only atomic within one file system.
 func (s *Store) writeAtomic(data []byte) (err error) {
 	dir := filepath.Dir(s.path)
-	tmp, err := os.CreateTemp(dir, ".progress-*.tmp")
+	tmp, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
 		return err
 	}

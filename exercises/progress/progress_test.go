@@ -2,6 +2,7 @@ package progress
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,5 +164,57 @@ func TestConcurrentUpdates(t *testing.T) {
 	st, err := a.Load()
 	if err != nil || st.Exercise("stdio-server").HintsShown != 20 {
 		t.Errorf("after 20 updates: %+v, %v", st.Exercise("stdio-server"), err)
+	}
+}
+
+// TestSweepTemporaryFiles leaves the temporary files of killed writers
+// beside the progress file: an update removes those over a minute old,
+// and keeps a fresh one, which a writer in another process may still be
+// about to rename, and files that are not its own.
+func TestSweepTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(filepath.Join(dir, "progress.json"))
+	old := time.Now().Add(-staleTemp - time.Minute)
+	for name, when := range map[string]time.Time{
+		".progress-111.tmp": old,
+		".progress-222.tmp": old,
+		".progress-333.tmp": time.Now(),
+		"notes.tmp":         old,
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(`{"version":1,"exer`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Update(func(st *State) error { st.Workspace = "/ws"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "progress.json.lock" { // there on Unix only
+			left = append(left, e.Name())
+		}
+	}
+	want := []string{".progress-333.tmp", "notes.tmp", "progress.json"}
+	if diff := cmp.Diff(want, left); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
+
+// TestCorruptMessage checks the sentence every place shows for a file
+// that cannot be read: the file, and what to do with it.
+func TestCorruptMessage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	os.WriteFile(path, []byte(`{"version":1,"exer`), 0o600)
+	_, err := NewStore(path).Load()
+	msg := fmt.Sprint(err)
+	for _, want := range []string{path, "cannot be read", "unexpected EOF", "rename it", "progress.json.broken"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the message does not say %q: %s", want, msg)
+		}
 	}
 }
