@@ -97,11 +97,16 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	fs.Var(&tokens, "token", "with --http: accepted bearer token, SECRET or SECRET:SCOPE,... (repeatable)")
 	fixtures := fs.String("fixtures", "", `add test fixtures: "conformance" adds what the official MCP conformance suite calls`)
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "most items per page of tools/list, resources/list and prompts/list")
+	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: most sessions open at once; when full, a new one ends the idle session unused longest")
+	sessionIdle := fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: how long a session with no request running and no GET stream open is kept")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("server mcp takes no arguments, got %q", fs.Arg(0))
+	}
+	if *maxSessions < 1 || *sessionIdle <= 0 {
+		return usageErrorf("--max-sessions must be at least 1 and --session-idle above 0")
 	}
 	if *fixtures != "" && *fixtures != "conformance" {
 		return usageErrorf(`--fixtures takes "conformance", not %q`, *fixtures)
@@ -127,7 +132,7 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	h := s.HTTPHandler(&mcp.HTTPOptions{Tokens: ts, Loopback: loopback})
+	h := s.HTTPHandler(&mcp.HTTPOptions{Tokens: ts, Loopback: loopback, MaxSessions: *maxSessions, SessionIdle: *sessionIdle})
 	// Open GET streams last as long as their sessions: end the sessions
 	// first, or the graceful shutdown would wait for them in vain.
 	stop := context.AfterFunc(ctx, h.Close)

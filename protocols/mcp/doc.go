@@ -75,7 +75,11 @@
 // stream: "data: {...}" events, the last of which is the answer. A GET
 // opens a stream for messages that belong to no request; DELETE ends the
 // session. Requests without the session id get 400, with an unknown one
-// 404; a web page from another site gets 403. With tokens, a request
+// 404; a web page from another site gets 403. The server ends sessions
+// too, which the spec allows: one idle for DefaultSessionIdle, and, when
+// DefaultMaxSessions are open, the idle one unused longest to make room
+// for a new one; the next request in it gets 404, with the reason, and
+// the client starts over with initialize. With tokens, a request
 // without one gets 401 and a WWW-Authenticate header that names the
 // document (RFC 9728) saying how to get one.
 //

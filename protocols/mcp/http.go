@@ -28,12 +28,21 @@ const (
 	// MaxBody is the largest POST body read: one message, so the same
 	// 1 MiB as a line on stdio.
 	MaxBody = DefaultMaxMessage
-	// maxSessions bounds memory: clients that never send DELETE leave
-	// their sessions behind.
-	maxSessions = 1000
-	// sessionIdle is how long a session may go unused before it can be
-	// dropped to make room for a new one.
-	sessionIdle = time.Hour
+	// DefaultMaxSessions bounds memory: clients that never send DELETE
+	// leave their sessions behind. When it is reached, a new session
+	// ends the idle session unused longest.
+	DefaultMaxSessions = 1000
+	// DefaultSessionIdle is how long a session may sit idle (no request
+	// running, no GET stream open) before the server ends it. A client
+	// at work sends something within minutes, and one that comes back
+	// later loses little: its next request gets 404, and the spec has it
+	// start a new session with initialize, one round trip.
+	DefaultSessionIdle = 10 * time.Minute
+	// endedNotes is how many sessions the server ended (to make room, or
+	// idle) it remembers, so that their next request learns why. Each
+	// note is an id and a shared reason; older sessions get the plain
+	// 404, which asks the client for the same thing.
+	endedNotes = 1000
 	// assumedVersion is the revision a request without an
 	// MCP-Protocol-Version header is taken to speak: the spec says to
 	// assume 2025-03-26, the revision before the header existed.
@@ -50,32 +59,50 @@ type HTTPOptions struct {
 	// against web pages in the local browser (package internal/loopback):
 	// Host must name this machine, and Origin, if present, too.
 	Loopback bool
+	// MaxSessions is the most sessions open at once; 0 means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// SessionIdle is how long an idle session is kept; 0 means
+	// DefaultSessionIdle.
+	SessionIdle time.Duration
 }
 
 // HTTPHandler serves MCP's Streamable HTTP transport at [Endpoint]: one
 // session per Mcp-Session-Id, any number of them at once.
 type HTTPHandler struct {
-	srv      *Server
-	tokens   *tools.Tokens
-	loopback bool
-	ctx      context.Context // ends every session, at Close
-	stop     context.CancelFunc
+	srv         *Server
+	tokens      *tools.Tokens
+	loopback    bool
+	maxSessions int
+	sessionIdle time.Duration
+	ctx         context.Context // ends every session, at Close
+	stop        context.CancelFunc
 
-	mu       sync.Mutex // guards sessions
+	// mu guards sessions, the notes on ended sessions, and each
+	// session's busy and lastUsed.
+	mu       sync.Mutex
 	sessions map[string]*httpSession
+	ended    map[string]string // why the server ended a session, by id
+	endedIDs []string          // the ids in ended, oldest first
 }
 
-// httpSession is a session plus what HTTP adds: its id, and the GET
-// stream, if one is open, for messages that belong to no request.
+// httpSession is a session plus what HTTP adds: its id, how busy it is,
+// and the GET stream, if one is open, for messages that belong to no
+// request.
 type httpSession struct {
 	*session
 	id   string
-	ctx  context.Context // ends at DELETE or Close
+	ctx  context.Context // ends at DELETE, when the server ends it, or at Close
 	stop context.CancelFunc
 
-	streamMu sync.Mutex // guards stream and lastUsed
+	// busy counts the requests in progress and the open GET stream: a
+	// busy session is never ended to make room or for being idle.
+	// Guarded by HTTPHandler.mu, like lastUsed.
+	busy     int
+	lastUsed time.Time // when a request last came or went
+
+	streamMu sync.Mutex // guards stream
 	stream   *sseStream // the open GET stream, or nil
-	lastUsed time.Time
 }
 
 // HTTPHandler returns the handler of the Streamable HTTP transport.
@@ -84,9 +111,17 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	return &HTTPHandler{srv: s, tokens: opts.Tokens, loopback: opts.Loopback,
-		ctx: ctx, stop: stop, sessions: make(map[string]*httpSession)}
+	h := &HTTPHandler{srv: s, tokens: opts.Tokens, loopback: opts.Loopback,
+		maxSessions: opts.MaxSessions, sessionIdle: opts.SessionIdle,
+		sessions: make(map[string]*httpSession), ended: make(map[string]string)}
+	if h.maxSessions <= 0 {
+		h.maxSessions = DefaultMaxSessions
+	}
+	if h.sessionIdle <= 0 {
+		h.sessionIdle = DefaultSessionIdle
+	}
+	h.ctx, h.stop = context.WithCancel(context.Background())
+	return h
 }
 
 // Close ends every session. Requests still running are cancelled and GET
@@ -188,18 +223,26 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 		writeJSON(w, http.StatusOK, jsonrpc.NewErrorResponse(req.ID, discoverRefusal()))
 		return
 	}
-	if req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
+	starts := req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == ""
+	if starts {
 		if hs = h.newSession(); hs == nil {
-			w.Header().Set("Retry-After", "60")
-			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInvalidRequest, "too many sessions are open; try again later")
+			// No Retry-After: a session frees up when one of its
+			// client's requests or streams ends, which the server
+			// cannot foresee, and a made-up delay would be a guess.
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"too many sessions: all %d have a request running or a GET stream open, so none can be ended to make room; try again when one is done", h.maxSessions))
 			return
 		}
 		// The id goes back in a header; the client sends it on every
 		// request that follows.
 		w.Header().Set("Mcp-Session-Id", hs.id)
-	} else if hs = h.lookup(w, r); hs == nil {
+	} else if hs = h.acquire(w, r); hs == nil {
 		return
-	} else if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !supportedVersion(v) {
+	}
+	// The session is busy until this message is handled, so it cannot
+	// be ended to make room while it is in use.
+	defer h.release(hs)
+	if v := r.Header.Get("MCP-Protocol-Version"); !starts && v != "" && !supportedVersion(v) {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("MCP-Protocol-Version %s is not one this server speaks (2025-11-25, 2025-06-18, 2025-03-26); send the version initialize agreed on", quote(v)))
 		return
@@ -244,10 +287,12 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 			"a GET opens an SSE stream, so Accept must list text/event-stream; got "+quote(r.Header.Get("Accept")))
 		return
 	}
-	hs := h.lookup(w, r)
+	hs := h.acquire(w, r)
 	if hs == nil {
 		return
 	}
+	// An open stream keeps the session busy: its client is listening.
+	defer h.release(hs)
 	stream := newSSEStream(w)
 	hs.streamMu.Lock()
 	busy := hs.stream != nil
@@ -274,35 +319,44 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 
 // delete ends a session at the client's request.
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
-	if hs := h.lookup(w, r); hs != nil {
+	if hs := h.acquire(w, r); hs != nil {
+		h.release(hs)
 		h.remove(hs.id)
 		w.WriteHeader(http.StatusNoContent)
 	}
 }
 
-// newSession makes a session with a new id, or returns nil if there is no
-// room for one.
+// newSession makes a session with a new id, busy with the initialize
+// that starts it, or returns nil if there is no room for one. Room is
+// made by ending the sessions idle too long, then, if the handler is
+// still full, the idle session unused longest.
 func (h *HTTPHandler) newSession() *httpSession {
 	// "The session ID SHOULD be globally unique and cryptographically
 	// secure": whoever knows it can act in the session. 128 random bits,
 	// as hex, which is within the visible ASCII the spec allows.
 	b := make([]byte, 16)
 	rand.Read(b) // never fails, per crypto/rand
-	hs := &httpSession{id: hex.EncodeToString(b), lastUsed: time.Now()}
+	now := time.Now()
+	hs := &httpSession{id: hex.EncodeToString(b), busy: 1, lastUsed: now}
 	hs.ctx, hs.stop = context.WithCancel(h.ctx)
 	hs.session = newSession(h.srv, hs.sendUnrelated)
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.sessions) >= maxSessions {
-		for id, old := range h.sessions {
-			if old.idleSince(time.Now()) > sessionIdle {
-				old.end()
-				delete(h.sessions, id)
-			}
+	var lru *httpSession
+	for _, old := range h.sessions {
+		switch {
+		case old.busy > 0:
+		case now.Sub(old.lastUsed) >= h.sessionIdle:
+			h.endLocked(old, h.idleNote())
+		case lru == nil || old.lastUsed.Before(lru.lastUsed):
+			lru = old
 		}
 	}
-	if len(h.sessions) >= maxSessions || h.ctx.Err() != nil {
+	if len(h.sessions) >= h.maxSessions && lru != nil {
+		h.endLocked(lru, fmt.Sprintf("the server ended it to make room for a new session (it keeps at most %d, and ends the idle one unused longest)", h.maxSessions))
+	}
+	if len(h.sessions) >= h.maxSessions || h.ctx.Err() != nil {
 		hs.end()
 		return nil
 	}
@@ -310,34 +364,54 @@ func (h *HTTPHandler) newSession() *httpSession {
 	return hs
 }
 
-// lookup finds the request's session, or answers the request itself:
-// 400 without an Mcp-Session-Id, 404 for an id that is not (or no longer)
-// a session.
-func (h *HTTPHandler) lookup(w http.ResponseWriter, r *http.Request) *httpSession {
+// acquire finds the request's session and marks it busy until release,
+// or answers the request itself: 400 without an Mcp-Session-Id, 404 for
+// an id that is not (or no longer) a session.
+func (h *HTTPHandler) acquire(w http.ResponseWriter, r *http.Request) *httpSession {
 	id := r.Header.Get("Mcp-Session-Id")
 	if id == "" {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 			"missing Mcp-Session-Id header: every request after initialize carries the id that the initialize response gave")
 		return nil
 	}
+	now := time.Now()
 	h.mu.Lock()
 	hs := h.sessions[id]
+	if hs != nil && hs.busy == 0 && now.Sub(hs.lastUsed) >= h.sessionIdle {
+		// Idle too long, though no new session came to sweep it away.
+		h.endLocked(hs, h.idleNote())
+		hs = nil
+	}
+	if hs != nil {
+		hs.busy++
+		hs.lastUsed = now
+	}
+	why := h.ended[id]
 	h.mu.Unlock()
 	if hs == nil {
 		// "The server MAY terminate the session at any time, after which
 		// it MUST respond to requests containing that session ID with HTTP
 		// 404 Not Found." The client should start over with initialize.
+		if why == "" {
+			why = "it ended (DELETE, or the server restarted) or never existed"
+		}
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest,
-			"no session "+quote(id)+": it ended (DELETE, or the server restarted) or never existed; send initialize without Mcp-Session-Id to start a new one")
+			"no session "+quote(id)+": "+why+"; send initialize without Mcp-Session-Id to start a new one")
 		return nil
 	}
-	hs.streamMu.Lock()
-	hs.lastUsed = time.Now()
-	hs.streamMu.Unlock()
 	return hs
 }
 
-// remove ends a session.
+// release ends what acquire (or newSession) began: the session is one
+// request or stream less busy, and counts as used now.
+func (h *HTTPHandler) release(hs *httpSession) {
+	h.mu.Lock()
+	hs.busy--
+	hs.lastUsed = time.Now()
+	h.mu.Unlock()
+}
+
+// remove ends a session at its client's request.
 func (h *HTTPHandler) remove(id string) {
 	h.mu.Lock()
 	hs := h.sessions[id]
@@ -348,17 +422,28 @@ func (h *HTTPHandler) remove(id string) {
 	}
 }
 
+// endLocked ends a session the client did not end, and notes why, for
+// the 404 its next request gets.
+func (h *HTTPHandler) endLocked(hs *httpSession, why string) {
+	delete(h.sessions, hs.id)
+	hs.end()
+	h.ended[hs.id] = why
+	h.endedIDs = append(h.endedIDs, hs.id)
+	if len(h.endedIDs) > endedNotes {
+		delete(h.ended, h.endedIDs[0])
+		h.endedIDs = h.endedIDs[1:]
+	}
+}
+
+func (h *HTTPHandler) idleNote() string {
+	return fmt.Sprintf("the server ended it after %v without a request", h.sessionIdle)
+}
+
 // end ends the session: its requests are cancelled and its GET stream
 // ends.
 func (hs *httpSession) end() {
 	hs.stop()
 	hs.session.close()
-}
-
-func (hs *httpSession) idleSince(now time.Time) time.Duration {
-	hs.streamMu.Lock()
-	defer hs.streamMu.Unlock()
-	return now.Sub(hs.lastUsed)
 }
 
 // sendUnrelated sends a message that belongs to no request on the GET
