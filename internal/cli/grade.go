@@ -67,9 +67,15 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 		graders = append(graders, g)
 	}
 
+	// A pass is recorded in the progress, and the workspace is found
+	// there: a file that cannot be read stops the grade before it builds.
+	st, err := loadProgress()
+	if err != nil {
+		return exitFailure, err
+	}
 	base := o.dir
 	if base == "" {
-		base = workspace()
+		base = workspace(st)
 	}
 	if abs, err := filepath.Abs(base); err == nil {
 		base = abs
@@ -80,12 +86,16 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 	}
 
 	if !o.watch {
-		return gradeOnce(ctx, graders, dirs, o, env), nil
+		return gradeOnce(ctx, graders, dirs, o, env)
 	}
 	fmt.Fprintf(env.Stderr, "wirelab: watching %s for changes to .go files; Ctrl-C stops\n", strings.Join(dirs, ", "))
 	for {
 		before := snapshot(dirs)
-		code := gradeOnce(ctx, graders, dirs, o, env)
+		code, err := gradeOnce(ctx, graders, dirs, o, env)
+		if err != nil {
+			// Progress that cannot be saved now cannot later either.
+			return code, err
+		}
 		if ctx.Err() != nil {
 			return code, nil
 		}
@@ -109,8 +119,9 @@ func exerciseDir(base, id string) string {
 }
 
 // gradeOnce grades every exercise asked for, printing each report as it
-// goes, and records the passes.
-func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gradeOptions, env Env) int {
+// goes, and records the passes. The error is progress that could not be
+// saved.
+func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gradeOptions, env Env) (int, error) {
 	code := exitOK
 	for i, g := range graders {
 		opts := &grade.Options{AllStages: o.allStages}
@@ -123,15 +134,14 @@ func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gr
 		if o.json {
 			b, jerr := json.Marshal(rep)
 			if jerr != nil {
-				fmt.Fprintf(env.Stderr, "wirelab: %v\n", jerr)
-				return exitFailure
+				return exitFailure, jerr
 			}
 			fmt.Fprintf(env.Stdout, "%s\n", b)
 		} else {
 			fmt.Fprint(env.Stdout, grade.SummaryText(rep))
 		}
 		if err != nil { // interrupted
-			return exitFailure
+			return exitFailure, nil
 		}
 		if !rep.Passed {
 			code = exitFailure
@@ -147,10 +157,10 @@ func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gr
 			return nil
 		})
 		if err != nil {
-			warnProgress(env.Stderr, err)
+			return exitFailure, fmt.Errorf("%s passed, but the pass is not recorded: %w", g.Exercise, err)
 		}
 	}
-	return code
+	return code, nil
 }
 
 // snapshot records the modification time and size of every .go file

@@ -41,7 +41,9 @@ func hintCmd(args []string, env Env) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return exitFailure, fmt.Errorf("hints are counted in your progress, which cannot be read or saved: %w", err)
+		// Hints are counted in the progress: without it, which one is
+		// next is unknown.
+		return exitFailure, err
 	}
 
 	if shown < len(hints) {

@@ -29,6 +29,12 @@ func initCmd(args []string, env Env) (int, error) {
 	if err != nil {
 		return exitFailure, err
 	}
+	// init remembers the workspace in the progress file: one that cannot
+	// be read stops it before it writes anything, so that, once the file
+	// is dealt with, the same command works.
+	if _, err := loadProgress(); err != nil {
+		return exitFailure, err
+	}
 
 	files, err := workspaceFiles()
 	if err != nil {
@@ -104,7 +110,9 @@ func initCmd(args []string, env Env) (int, error) {
 		return nil
 	})
 	if err != nil {
-		warnProgress(env.Stderr, err)
+		// The files are written; only `wirelab grade` finding them
+		// without --dir is lost.
+		return exitFailure, fmt.Errorf("%w\nthe workspace was written, but is not remembered: grade with --dir %s", err, dir)
 	}
 	return exitOK, nil
 }

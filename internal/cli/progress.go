@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/wirelab/wirelab/exercises/progress"
@@ -37,18 +35,16 @@ func updateProgress(change func(*progress.State) error) error {
 	return s.Update(change)
 }
 
-// warnProgress reports progress that could not be saved, without failing
-// the command that did its real job (a grade, an init).
-func warnProgress(w io.Writer, err error) {
-	fmt.Fprintf(w, "wirelab: your progress was not saved: %v\n", err)
-}
+// The commands that need progress (init, grade, hint) fail, with exit
+// status 1, when the progress file cannot be read or saved, and say so
+// in the store's own words: *progress.CorruptError names the file and
+// what to do with it, the same sentence the pages show.
 
 // workspace returns the directory `wirelab grade` looks in when --dir is
-// not given: the one the last `wirelab init` wrote, if it still exists,
-// and otherwise the current directory.
-func workspace() string {
-	st, err := loadProgress()
-	if err == nil && st.Workspace != "" {
+// not given: the one the last `wirelab init` wrote (st.Workspace), if it
+// still exists, and otherwise the current directory.
+func workspace(st progress.State) string {
+	if st.Workspace != "" {
 		if fi, err := os.Stat(st.Workspace); err == nil && fi.IsDir() {
 			return st.Workspace
 		}
