@@ -161,7 +161,6 @@ func startPlayground(t *testing.T, store *progress.Store) *httptest.Server {
 		GRPCAddr:    targets.GRPCAddr,
 		MCPURL:      targets.MCPURL,
 		A2AURL:      targets.A2AURL,
-		Loopback:    true,
 		Executable:  os.Args[0],
 		Progress:    store,
 	})

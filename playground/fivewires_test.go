@@ -20,7 +20,7 @@ func fiveWiresPlayground(t *testing.T, targets Targets) *httptest.Server {
 	t.Helper()
 	t.Setenv(childEnv, "1")
 	pg := New(tools.New(nil), &Options{HTTPURL: targets.HTTPURL, GRPCAddr: targets.GRPCAddr,
-		MCPURL: targets.MCPURL, A2AURL: targets.A2AURL, Executable: targets.Executable, Loopback: true})
+		MCPURL: targets.MCPURL, A2AURL: targets.A2AURL, Executable: targets.Executable})
 	srv := httptest.NewServer(pg)
 	t.Cleanup(func() {
 		srv.Close()
@@ -33,7 +33,7 @@ func TestFiveWiresPage(t *testing.T) {
 	targets := Targets{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998",
 		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996"}
 	h := New(tools.New(nil), &Options{HTTPURL: targets.HTTPURL, GRPCAddr: targets.GRPCAddr,
-		MCPURL: targets.MCPURL, A2AURL: targets.A2AURL, Loopback: true})
+		MCPURL: targets.MCPURL, A2AURL: targets.A2AURL})
 	defer h.Close()
 	columns := fiveWiresColumns(targets)
 	if len(columns) != 5 {

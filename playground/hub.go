@@ -149,6 +149,7 @@ type Targets struct {
 // for their goroutines and children.
 type hub struct {
 	targets  Targets
+	site     *loopback.Site // the playground's own hosts and origin; set before serving
 	upgrader websocket.Upgrader
 	ctx      context.Context // ends every session and follower, at close
 	stop     context.CancelFunc
@@ -171,14 +172,11 @@ type hub struct {
 
 func newHub(t Targets) *hub {
 	ctx, stop := context.WithCancel(context.Background())
-	return &hub{targets: t, ctx: ctx, stop: stop,
+	h := &hub{targets: t, ctx: ctx, stop: stop, site: &loopback.Site{},
 		frameRate: framesPerSecond, frameBurst: frameBurst,
-		registry: make(map[string]*session),
-		upgrader: websocket.Upgrader{
-			ReadBufferSize:  4096,
-			WriteBufferSize: 4096,
-			CheckOrigin:     sameMachineOrigin,
-		}}
+		registry: make(map[string]*session)}
+	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.ownOrigin}
+	return h
 }
 
 // close ends every session and follower, stops the children, and waits.
@@ -191,18 +189,19 @@ func (h *hub) close() {
 	h.wg.Wait()
 }
 
-// sameMachineOrigin checks the Origin of a websocket upgrade: a page on
-// another site must not open a websocket to this one and drive it
+// ownOrigin checks the Origin of a websocket upgrade: only the
+// playground's own pages may open a websocket and drive it; a page of
+// any other site, another port of this machine included, must not
 // (cross-site websocket hijacking). Browsers always send Origin on a
 // websocket handshake, so one without it is refused too.
-func sameMachineOrigin(r *http.Request) bool {
-	return r.Header.Get("Origin") != "" && loopback.Check(r) == nil
+func (h *hub) ownOrigin(r *http.Request) bool {
+	return r.Header.Get("Origin") != "" && h.site.Check(r) == nil
 }
 
 // serveWS upgrades the request and serves the tab until it goes away;
 // with ?watch=<session id>, the tab follows that session instead.
 func (h *hub) serveWS(w http.ResponseWriter, r *http.Request) {
-	if !sameMachineOrigin(r) {
+	if !h.ownOrigin(r) {
 		http.Error(w, "websocket refused: the page must come from this machine (Origin was "+fmt.Sprintf("%q", r.Header.Get("Origin"))+")", http.StatusForbidden)
 		return
 	}

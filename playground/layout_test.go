@@ -85,7 +85,7 @@ func textOf(n *html.Node) string {
 // its sections, the language switch and the three buttons labelled in
 // the page's language, and the list of shortcuts.
 func TestEveryPageHasTheFrame(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	for _, target := range []string{"/", "/learn/", "/learn/mcp-by-hand", "/learn/no-such-lesson", "/exercises/", "/exercises/mcp-server"} {
 		for _, l := range allLangs() {
 			t.Run(target+" "+string(l), func(t *testing.T) {
@@ -194,7 +194,7 @@ func viewOf(l lang) pageView {
 // TestEmbedIsBare checks that an embedded page has its text and its
 // theme, and nothing around them.
 func TestEmbedIsBare(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	for _, target := range []string{"/?embed=1", "/learn/?embed=1", "/learn/mcp-by-hand?embed=1&lang=ru"} {
 		t.Run(target, func(t *testing.T) {
 			w := get(h, target)
@@ -224,7 +224,7 @@ func TestEmbedIsBare(t *testing.T) {
 // TestLangSwitchKeepsThePage checks that the switch links to the same
 // page, with the rest of its query, in the other language.
 func TestLangSwitchKeepsThePage(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	for _, tt := range []struct {
 		target string
 		want   []string
@@ -331,7 +331,7 @@ func TestPageAssets(t *testing.T) {
 // TestComfortScript checks that the script every page loads is served,
 // as JavaScript.
 func TestComfortScript(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	w := get(h, "/static/comfort.js")
 	if w.Code != http.StatusOK {
 		t.Fatalf("GET /static/comfort.js = %d", w.Code)

@@ -34,7 +34,7 @@ var (
 // exercise that belongs to it.
 func TestLessonLinks(t *testing.T) {
 	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", HTTPAuthURL: "http://127.0.0.1:9995", GRPCAddr: "127.0.0.1:9998",
-		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996", Loopback: true})
+		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996"})
 	c, err := loadCourse(chapters.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func hasID(body, id string) bool {
 // TestLessonLinksCatch checks the check: a page that is not there, an
 // anchor that is not there, and a site that is not a specification's.
 func TestLessonLinksCatch(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	if w := get(h, "/learn/no-such-lesson"); w.Code == http.StatusOK {
 		t.Errorf("GET /learn/no-such-lesson = 200: a broken lesson link would pass")
 	}

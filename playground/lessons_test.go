@@ -64,7 +64,7 @@ func get(h http.Handler, target string, cookies ...*http.Cookie) *httptest.Respo
 }
 
 func TestCoursePages(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	ruCookie := &http.Cookie{Name: "lang", Value: "ru"}
 	for _, tt := range []struct {
 		name, target string
@@ -175,7 +175,7 @@ func TestLangCookie(t *testing.T) {
 // TestCourseHostCheck checks that the course pages are behind the same
 // guard as the rest of the playground.
 func TestCourseHostCheck(t *testing.T) {
-	h := New(tools.New(nil), &Options{Loopback: true})
+	h := New(tools.New(nil), &Options{})
 	for _, target := range []string{"/learn/", "/learn/mcp-by-hand", "/learn/nope", "/static/lesson.css"} {
 		for _, host := range []string{"attacker.example", "attacker.example:8018"} {
 			r := httptest.NewRequest("GET", target, nil)

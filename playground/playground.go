@@ -32,9 +32,14 @@ type Options struct {
 	MCPURL string
 	A2AURL string
 
-	// Loopback turns on the Host and Origin checks a server on a loopback
-	// address needs against web pages in the local browser.
-	Loopback bool
+	// Hosts are the names, beyond localhost and the loopback addresses,
+	// by which other machines reach a playground that listens beyond
+	// loopback (wirelab serve --addr 0.0.0.0:8018, say). Whatever they
+	// are, the playground answers only requests for its own hosts and, of
+	// those from web pages, only those of its own pages (loopback.Site);
+	// and only pages on this machine may start processes, build code,
+	// reach custom targets or change progress (isLoopbackPeer).
+	Hosts []string
 
 	// Progress is the learner's progress, shown on the home page and the
 	// exercise pages and saved when a page on this machine passes a
@@ -66,6 +71,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	if opts == nil {
 		opts = &Options{}
 	}
+	site := &loopback.Site{Hosts: opts.Hosts}
 	h := newHub(Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL})
 	view := homeView{
 		Tools:    cat.List(),
@@ -92,11 +98,9 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mountConsoles(mux, h.targets)
 	mountFiveWires(mux, h.targets)
 	mux.HandleFunc("GET /ws", h.serveWS)
-	if !opts.Loopback {
-		return &Playground{handler: mux, hub: h}
-	}
+	h.site = site
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ref := loopback.Check(r); ref != nil {
+		if ref := site.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)
 			return
 		}

@@ -11,7 +11,7 @@ import (
 
 func TestHome(t *testing.T) {
 	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998",
-		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996", Loopback: true})
+		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996"})
 	for _, tt := range []struct {
 		path, host string
 		status     int
@@ -49,7 +49,7 @@ func TestHomeWithoutHTTPServer(t *testing.T) {
 // TestHomeLanguages checks the home page in each language, chosen as on
 // every page: ?lang=, else the cookie, else English.
 func TestHomeLanguages(t *testing.T) {
-	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", Loopback: true})
+	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999"})
 	ruCookie := &http.Cookie{Name: "lang", Value: "ru"}
 	english := []string{`<html lang="en">`, "<h2>Servers</h2>", "<h2>Try it</h2>", "<h2>Tools</h2>",
 		`<a href="/learn/">Start the course</a>`, `<a href="/console/">Consoles</a>`, `<a href="/five-wires">Five wires</a>`,

@@ -11,14 +11,10 @@ import (
 	"time"
 )
 
-// Server timeouts. ReadHeaderTimeout stops a client that opens a
-// connection and never finishes its headers from holding it forever;
 // shutdownTimeout bounds how long in-flight calls (a deploy takes about a
-// second) may finish after Ctrl-C.
-const (
-	readHeaderTimeout = 10 * time.Second
-	shutdownTimeout   = 5 * time.Second
-)
+// second) may finish after Ctrl-C. The timeouts of serving are in
+// timeouts.go.
+const shutdownTimeout = 5 * time.Second
 
 // listen opens a TCP listener and announces it on stderr with the one line
 // scripts wait for: "wirelab: PROTO server listening on SCHEMEHOST:PORT".
@@ -48,7 +44,7 @@ func isLoopback(a net.Addr) bool {
 
 // serveHTTP serves h on ln until ctx ends, then shuts down gracefully.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout}
+	srv := newHTTPServer(h)
 	errc := make(chan error, 1)
 	// This goroutine ends when Serve returns, which Shutdown below causes.
 	go func() { errc <- srv.Serve(ln) }()

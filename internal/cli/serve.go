@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 
 	"github.com/wirelab/wirelab/playground"
 	"github.com/wirelab/wirelab/protocols/a2a"
@@ -37,6 +38,10 @@ func serve(ctx context.Context, args []string, env Env) error {
 	ln, loopback, err := listen(*addr, "playground", "http://", env.Stderr)
 	if err != nil {
 		return err
+	}
+	if !loopback {
+		fmt.Fprintf(env.Stderr, "wirelab: pages on other machines may read the course and follow sessions; "+
+			"only pages on this machine may start servers, build code, use custom targets or save progress\n")
 	}
 	// One free loopback port per server; each listener is closed by the
 	// server that serves it, or below if a later one cannot open.
@@ -95,7 +100,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		GRPCAddr:    grpcLn.Addr().String(),
 		MCPURL:      "http://" + mcpLn.Addr().String() + mcp.Endpoint,
 		A2AURL:      "http://" + a2aLn.Addr().String(),
-		Loopback:    loopback,
+		Hosts:       siteHosts(ln.Addr(), loopback),
 		Executable:  env.Executable,
 	})
 	// The pages' websockets and the child servers they started end
@@ -111,4 +116,29 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	return err
+}
+
+// siteHosts are the names by which other machines reach a playground
+// that listens beyond loopback: the address it listens on or, for
+// 0.0.0.0 and [::], every address of this machine and its host name.
+// The playground answers requests for no other host (loopback.Site).
+func siteHosts(addr net.Addr, loopback bool) []string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if loopback || !ok {
+		return nil
+	}
+	if !tcp.IP.IsUnspecified() {
+		return []string{tcp.IP.String()}
+	}
+	var hosts []string
+	if name, err := os.Hostname(); err == nil {
+		hosts = append(hosts, name)
+	}
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipnet, ok := a.(*net.IPNet); ok && !ipnet.IP.IsLoopback() {
+			hosts = append(hosts, ipnet.IP.String())
+		}
+	}
+	return hosts
 }
