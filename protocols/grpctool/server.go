@@ -1,6 +1,7 @@
 package grpctool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
+	"google.golang.org/grpc/keepalive"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
@@ -24,6 +26,25 @@ import (
 // fits everywhere or nowhere. (grpc-go's own default is 4 MiB.) A bigger
 // message is refused with RESOURCE_EXHAUSTED before the handler runs.
 const DefaultMaxMessageSize = 1 << 20
+
+// How long a connection may stay without doing its part. A peer that
+// connects and says nothing, or connects and never calls, holds a socket
+// and goroutines; these let the server close it. Clients reconnect on
+// their own at their next call.
+const (
+	// DefaultHandshakeTimeout bounds the connection's start: TLS, if any,
+	// and HTTP/2's preface and first SETTINGS, which a real client sends
+	// at once.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxConnectionIdle closes, with GOAWAY, a connection that has
+	// had no call for this long.
+	DefaultMaxConnectionIdle = 5 * time.Minute
+	// keepaliveMinTime is the shortest interval between a client's
+	// keepalive pings that the server tolerates: one that pings more often
+	// is told GOAWAY "too_many_pings" (gRPC's keepalive enforcement),
+	// since every ping costs the server an answer.
+	keepaliveMinTime = 10 * time.Second
+)
 
 // ServerOptions configures [NewServer]. A nil *ServerOptions means defaults.
 type ServerOptions struct {
@@ -40,6 +61,11 @@ type ServerOptions struct {
 
 	// Log receives one line per call. Nil: no logging.
 	Log *slog.Logger
+
+	// HandshakeTimeout and MaxConnectionIdle override
+	// DefaultHandshakeTimeout and DefaultMaxConnectionIdle.
+	HandshakeTimeout  time.Duration
+	MaxConnectionIdle time.Duration
 }
 
 // NewServer returns a gRPC server that serves cat as tools.v1.ToolServer,
@@ -58,9 +84,14 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *grpc.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	handshake := cmp.Or(opts.HandshakeTimeout, DefaultHandshakeTimeout)
+	idle := cmp.Or(opts.MaxConnectionIdle, DefaultMaxConnectionIdle)
 	a := &authenticator{tokens: opts.Tokens}
 	serverOpts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.ConnectionTimeout(handshake),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: idle}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: keepaliveMinTime, PermitWithoutStream: true}),
 		// Interceptors run in order: log first, so refused calls are
 		// logged too.
 		grpc.ChainUnaryInterceptor(logUnary(log), a.unary),
