@@ -13,7 +13,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -64,24 +63,27 @@ func Capture(ctx context.Context, target, method string, request []byte, opts *O
 	if opts == nil {
 		opts = &Options{}
 	}
-	creds := opts.Creds
-	if creds == nil {
-		creds = insecure.NewCredentials()
-	}
+	c := NewClient(target, opts.Creds)
+	defer c.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.capture(ctx, method, request, opts, true)
+}
+
+// capture makes one call on c's connection. With last, the connection is
+// closed before its bytes are read, so that the capture ends with the
+// client's GOAWAY. The caller holds c.mu.
+func (c *Client) capture(ctx context.Context, method string, request []byte, opts *Options, last bool) (*Exchange, error) {
 	service, name, err := splitMethod(method)
 	if err != nil {
 		return nil, err
 	}
-
-	files := opts.Files
-	if files == nil {
-		files, err = askServer(ctx, target, service, creds, opts.Metadata)
-		if status.Code(err) == codes.Unavailable {
-			return nil, fmt.Errorf("no gRPC server at %s: %w", target, err)
-		}
-		if err != nil {
-			return nil, err
-		}
+	files, err := c.descriptors(ctx, service, opts)
+	if status.Code(err) == codes.Unavailable {
+		return nil, fmt.Errorf("no gRPC server at %s: %w", c.target, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	md, err := findMethod(files, service, name)
 	if err != nil {
@@ -102,17 +104,29 @@ func Capture(ctx context.Context, target, method string, request []byte, opts *O
 		}
 	}
 
+	conn, rec, err := c.conn()
+	if err != nil {
+		return nil, err
+	}
 	path := "/" + service + "/" + name
-	rec := &recording{limit: maxRecorded}
-	callErr := call(ctx, target, path, md, reqs, &recordingCreds{inner: creds, rec: rec}, opts)
-
-	// call has closed the connection, so the recording is complete.
-	e := exchangeFrom(rec.snapshot(), path)
+	callErr := call(ctx, conn, path, md, reqs, opts)
+	if code := status.Code(callErr); code == codes.DeadlineExceeded || code == codes.Canceled {
+		// The client ended the stream itself, and its RST_STREAM may not
+		// have been written yet: closing the connection writes it, so the
+		// capture shows it, and the next call gets a new connection.
+		last = true
+	}
+	if last {
+		// Close waits for the connection's goroutines, so the recording
+		// is complete.
+		conn.Close()
+	}
+	e := exchangeFrom(rec.take(), path)
 	if e == nil {
 		if status.Code(callErr) == codes.Unavailable {
-			return nil, fmt.Errorf("no gRPC server at %s: %w", target, callErr)
+			return nil, fmt.Errorf("no gRPC server at %s: %w", c.target, callErr)
 		}
-		return nil, fmt.Errorf("calling %s at %s: %w", path, target, callErr)
+		return nil, fmt.Errorf("calling %s at %s: %w", path, c.target, callErr)
 	}
 	e.readCall(callErr)
 	for i := range e.Requests {
@@ -155,15 +169,9 @@ func findMethod(files *protoregistry.Files, service, name string) (protoreflect.
 	return md, nil
 }
 
-// call makes the call on a connection of its own and returns its status
-// as the client saw it (nil for OK). The connection is closed when call
-// returns, which stops all of grpc-go's goroutines for it.
-func call(ctx context.Context, target, path string, md protoreflect.MethodDescriptor, reqs []proto.Message, creds credentials.TransportCredentials, opts *Options) error {
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+// call makes the call on conn and returns its status as the client saw
+// it (nil for OK).
+func call(ctx context.Context, conn *grpc.ClientConn, path string, md protoreflect.MethodDescriptor, reqs []proto.Message, opts *Options) error {
 	// Connect before the deadline starts: the deadline is the call's, as
 	// on a connection a client already holds, and the capture should not
 	// end in a dial that ran out of time before the call could leave.
@@ -215,19 +223,35 @@ func call(ctx context.Context, target, path string, md protoreflect.MethodDescri
 	}
 }
 
-// exchangeFrom parses the recorded connections and keeps the one that
-// carried the call: the last one whose client sent HEADERS for path. It
+// exchangeFrom parses what the connections carried since the last
+// capture and keeps the connection that carried the call: the last one
+// whose client sent HEADERS for path, from the last such HEADERS. It
 // returns nil if the call never went out.
 func exchangeFrom(conns []connBytes, path string) *Exchange {
-	for i := len(conns) - 1; i >= 0; i-- {
-		frames := mergeFrames(readFrames(ClientToServer, conns[i].sent), readFrames(ServerToClient, conns[i].recv))
+	var e *Exchange
+	var carrier *recordedConn
+	for _, b := range conns {
+		sent, recv := readFrames(ClientToServer, b.sent), readFrames(ServerToClient, b.recv)
+		if b.conn != nil { // nil only for bytes made by hand in tests, a connection's first
+			// Every connection's header blocks are decoded, the call's
+			// or not, so that its HPACK tables stay in step for the next
+			// call.
+			b.conn.hpack.decode(sent)
+			b.conn.hpack.decode(recv)
+		}
+		frames := mergeFrames(sent, recv)
 		for _, f := range frames {
 			if f.Dir == ClientToServer && f.Type == "HEADERS" && header(f.Headers, ":path") == path {
-				return &Exchange{Method: path, StreamID: f.StreamID, Frames: frames}
+				e = &Exchange{Method: path, StreamID: f.StreamID, Frames: frames}
+				carrier = b.conn
 			}
 		}
 	}
-	return nil
+	if carrier != nil {
+		e.Opened, e.EarlierCalls = carrier.opened, carrier.calls
+		carrier.calls++
+	}
+	return e
 }
 
 // readCall reads the call's headers, messages and status out of e.Frames.

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -59,8 +60,18 @@ type Exchange struct {
 
 	// Frames are every HTTP/2 frame of the call's connection, both ways,
 	// in the order they crossed. The client's side opens with its 24-byte
-	// connection preface, shown as a frame of type "PREFACE".
+	// connection preface, shown as a frame of type "PREFACE". On a
+	// connection a Client reused (EarlierCalls > 0), they are the frames
+	// since the previous call's capture ended: the preface and SETTINGS
+	// are in the first call's.
 	Frames []Frame
+
+	// Opened is when the call's connection was opened.
+	Opened time.Time
+
+	// EarlierCalls is how many calls the connection carried before this
+	// one: 0 for a new connection.
+	EarlierCalls int
 }
 
 // HeaderField is one decoded header: a name and a value as HPACK carried

@@ -31,7 +31,12 @@ func (e *Exchange) Format(w io.Writer) error {
 	if e.TrailersOnly {
 		b.WriteString(" (trailers-only)")
 	}
-	b.WriteString("\n\n")
+	b.WriteString("\n")
+	if e.EarlierCalls > 0 {
+		fmt.Fprintf(&b, "reusing the connection opened at %s, which carried %d %s before this one: its preface and SETTINGS went with the first; these are the frames since the last call ended\n",
+			e.Opened.UTC().Format(formatClock), e.EarlierCalls, plural(e.EarlierCalls, "call", "calls"))
+	}
+	b.WriteString("\n")
 
 	ends := map[Direction]map[int][]int{
 		ClientToServer: messageEnds(e.Frames, ClientToServer, e.StreamID, e.Requests),
@@ -146,6 +151,18 @@ func shorten(s string) string {
 		return s
 	}
 	return string(r[:formatValueLen]) + "..."
+}
+
+// formatClock writes when a connection opened: the time of day to the
+// millisecond, enough to tell one connection from another.
+const formatClock = "15:04:05.000 UTC"
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // codeNames are the status codes as the gRPC spec writes them

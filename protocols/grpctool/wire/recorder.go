@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
+	"time"
 
+	"golang.org/x/net/http2"
 	"google.golang.org/grpc/credentials"
 )
 
@@ -53,19 +56,21 @@ func (c *recordingCreds) OverrideServerName(name string) error {
 
 // maxRecorded bounds what one capture keeps, both ways together: far more
 // than anyone reads, and a limit on the memory a server can take by
-// streaming without end.
+// streaming without end. A connection kept between calls counts only the
+// bytes not yet taken by a capture.
 const maxRecorded = 8 << 20
 
 // errRecordingFull ends a connection that has carried maxRecorded bytes;
 // grpc-go then fails the call with UNAVAILABLE and this message.
 var errRecordingFull = fmt.Errorf("the capture is full (%d MiB); the connection was closed", maxRecorded>>20)
 
-// recording holds the bytes of every connection made for one call, usually
-// exactly one.
+// recording holds the bytes of every connection a ClientConn opens: usually
+// exactly one, which carries one call or, kept by a Client, many calls one
+// after another.
 type recording struct {
-	mu    sync.Mutex // guards seq, total, conns, and the sent and recv chunks of every conn
+	mu    sync.Mutex // guards seq, total, conns, and every field of every conn but hpack
 	seq   int        // numbers chunks in the order they were recorded, across connections and directions
-	total int        // bytes recorded so far
+	total int        // bytes recorded and not yet taken
 	limit int        // maxRecorded, except in tests
 	conns []*recordedConn
 }
@@ -76,18 +81,32 @@ type chunk struct {
 	data []byte
 }
 
-// recordedConn is a connection whose every Read and Write is kept.
+// recordedConn is a connection whose every Read and Write is kept until a
+// capture takes it.
 type recordedConn struct {
 	net.Conn
-	rec  *recording
-	sent []chunk // client to server
-	recv []chunk // server to client
+	rec    *recording
+	opened time.Time
+	sent   []chunk // client to server, not yet taken
+	recv   []chunk // server to client, not yet taken
+	// started is true once bytes sent have been taken: only the first
+	// take begins with the client's preface.
+	started bool
+	// ended is true once the connection is closed or a read has failed:
+	// no more bytes will come, so a frame cut short stays short.
+	ended bool
+	calls int // captures that found their call on this connection
+
+	// hpack follows the header compression of both directions from the
+	// connection's first byte; only the capture that holds the Client's
+	// lock uses it.
+	hpack headerTables
 }
 
 func (r *recording) wrap(conn net.Conn) net.Conn {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c := &recordedConn{Conn: conn, rec: r}
+	c := &recordedConn{Conn: conn, rec: r, opened: time.Now()}
 	r.conns = append(r.conns, c)
 	return c
 }
@@ -102,15 +121,20 @@ func (c *recordedConn) Write(p []byte) (int, error) {
 		c.rec.mu.Unlock()
 		return 0, errRecordingFull
 	}
-	i := len(c.sent)
 	c.sent = append(c.sent, c.rec.next(p))
+	seq := c.rec.seq
 	c.rec.mu.Unlock()
 
 	n, err := c.Conn.Write(p)
 	if n < len(p) {
 		c.rec.mu.Lock()
-		c.sent[i].data = c.sent[i].data[:n]
-		c.rec.total -= len(p) - n
+		// A take may have moved the chunk since: find it by its number.
+		for i := range c.sent {
+			if c.sent[i].seq == seq {
+				c.sent[i].data = c.sent[i].data[:n]
+				c.rec.total -= len(p) - n
+			}
+		}
 		c.rec.mu.Unlock()
 	}
 	return n, err
@@ -127,12 +151,24 @@ func (c *recordedConn) Read(p []byte) (int, error) {
 		return 0, errRecordingFull
 	}
 	n, err := c.Conn.Read(p[:min(len(p), room)])
+	c.rec.mu.Lock()
 	if n > 0 {
-		c.rec.mu.Lock()
 		c.recv = append(c.recv, c.rec.next(p[:n]))
-		c.rec.mu.Unlock()
 	}
+	if err != nil {
+		c.ended = true
+	}
+	c.rec.mu.Unlock()
 	return n, err
+}
+
+// Close marks the connection ended, so that the next take keeps whatever
+// is left, whole frames or not.
+func (c *recordedConn) Close() error {
+	c.rec.mu.Lock()
+	c.ended = true
+	c.rec.mu.Unlock()
+	return c.Conn.Close()
 }
 
 // next copies b into a new chunk with the next sequence number. The caller
@@ -143,20 +179,89 @@ func (r *recording) next(b []byte) chunk {
 	return chunk{seq: r.seq, data: append([]byte(nil), b...)}
 }
 
-// connBytes is what one connection carried each way.
+// connBytes is what one connection carried each way since the last take.
 type connBytes struct {
+	conn       *recordedConn
 	sent, recv []chunk
 }
 
-// snapshot returns what every connection has carried so far. It is called
-// after the gRPC connection is closed, when nothing records any more; the
-// lock makes that safe even for a Read that returns late.
-func (r *recording) snapshot() []connBytes {
+// take returns what every connection has carried since the last take and
+// forgets it; a connection that has ended and been taken whole is
+// forgotten too. From a connection still open it takes whole frames only:
+// a frame still arriving belongs to the next capture, and its first bytes
+// alone would read as garbage.
+func (r *recording) take() []connBytes {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]connBytes, len(r.conns))
-	for i, c := range r.conns {
-		out[i] = connBytes{sent: append([]chunk(nil), c.sent...), recv: append([]chunk(nil), c.recv...)}
+	out := make([]connBytes, 0, len(r.conns))
+	open := r.conns[:0]
+	for _, c := range r.conns {
+		b := connBytes{conn: c}
+		b.sent, c.sent = cut(c.sent, c.ended, !c.started)
+		b.recv, c.recv = cut(c.recv, c.ended, false)
+		c.started = c.started || len(b.sent) > 0
+		for _, ch := range b.sent {
+			r.total -= len(ch.data)
+		}
+		for _, ch := range b.recv {
+			r.total -= len(ch.data)
+		}
+		out = append(out, b)
+		if !c.ended || len(c.sent)+len(c.recv) > 0 {
+			open = append(open, c)
+		}
 	}
+	clear(r.conns[len(open):])
+	r.conns = open
 	return out
+}
+
+// cut splits chunks after the last whole frame (after all of them when
+// all is true): the first part is taken, the rest waits. preface says the
+// bytes start with the client's connection preface.
+func cut(chunks []chunk, all, preface bool) (taken, rest []chunk) {
+	if all {
+		return chunks, nil
+	}
+	var data []byte
+	for _, c := range chunks {
+		data = append(data, c.data...)
+	}
+	n := wholeFrames(data, preface)
+	for i, c := range chunks {
+		if n >= len(c.data) {
+			n -= len(c.data)
+			continue
+		}
+		if n == 0 {
+			return chunks[:i], slices.Clone(chunks[i:])
+		}
+		// The frame boundary falls inside this chunk: both halves keep
+		// its sequence number, the order in which its bytes crossed.
+		taken = append(slices.Clone(chunks[:i]), chunk{c.seq, c.data[:n]})
+		rest = append([]chunk{{c.seq, c.data[n:]}}, chunks[i+1:]...)
+		return taken, rest
+	}
+	return chunks, nil
+}
+
+// wholeFrames returns the length of the longest run of whole frames at
+// the start of data, after the preface if there is one. Each frame says
+// its length in its first 3 bytes (RFC 9113 section 4.1).
+func wholeFrames(data []byte, preface bool) int {
+	n := 0
+	if preface {
+		if len(data) < len(http2.ClientPreface) {
+			return 0
+		}
+		n = len(http2.ClientPreface)
+	}
+	for len(data)-n >= frameHeaderLen {
+		size := frameHeaderLen + (int(data[n])<<16 | int(data[n+1])<<8 | int(data[n+2]))
+		if len(data)-n < size {
+			break
+		}
+		n += size
+	}
+	return n
 }
