@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -52,6 +53,9 @@ func consoleOf(lesson string) string {
 }
 
 func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course) *exerciseSite {
+	// Grade folders that a wirelab killed in the middle of a grade left
+	// behind; a grade running elsewhere keeps its own (see grade.StaleAge).
+	grade.RemoveStale()
 	x := &exerciseSite{hub: h, store: store, md: newMarkdown(), course: c, grading: make(chan struct{}, 1)}
 	mux.Handle("GET /exercises", http.RedirectHandler("/exercises/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /exercises/{$}", x.list)
@@ -64,35 +68,55 @@ func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course
 	return x
 }
 
+// loaded is the learner's progress as a page reads it: the state, and,
+// when the file cannot be read, why (the store's own sentence, which
+// names the file and says what to do, as `wirelab` in a terminal says).
+type loaded struct {
+	progress.State
+	Problem string
+}
+
 // state reads the learner's progress. A progress file that cannot be
-// read shows as no progress, and is logged, never replaced.
-func (x *exerciseSite) state() progress.State {
+// read shows as no progress with its Problem, which the pages show; it
+// is never replaced.
+func (x *exerciseSite) state() loaded {
 	if x.store == nil {
-		return progress.State{}
+		return loaded{}
 	}
 	st, err := x.store.Load()
 	if err != nil {
 		log.Printf("playground: reading progress: %v", err)
+		return loaded{Problem: err.Error()}
 	}
-	return st
+	return loaded{State: st}
 }
 
 // save changes the learner's progress, for a page on this machine only:
 // a page from elsewhere is another person, whose passes are not this
-// learner's.
-func (x *exerciseSite) save(r *http.Request, change func(*progress.State)) bool {
+// learner's; saved is false then, with no error. The error is a progress
+// file that cannot be read or written, for the page to show.
+func (x *exerciseSite) save(r *http.Request, change func(*progress.State)) (saved bool, err error) {
 	if x.store == nil || !isLoopbackPeer(r) {
-		return false
+		return false, nil
 	}
-	err := x.store.Update(func(st *progress.State) error {
+	err = x.store.Update(func(st *progress.State) error {
 		change(st)
 		return nil
 	})
 	if err != nil {
 		log.Printf("playground: saving progress: %v", err)
-		return false
+		return false, err
 	}
-	return true
+	return true, nil
+}
+
+// problem is the text a page shows for progress that could not be
+// saved, or "".
+func problem(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 func (x *exerciseSite) list(w http.ResponseWriter, r *http.Request) {
@@ -112,6 +136,7 @@ type exerciseView struct {
 	Workspace  string        // the learner's workspace, if any
 	Console    string        // a frame exercise's console, with the exercise panel
 	HasAnswers bool          // a solution exists to show
+	Problem    string        // why progress cannot be read or saved, if it cannot
 }
 
 func (x *exerciseSite) find(w http.ResponseWriter, r *http.Request) (pageView, exercises.Exercise, bool) {
@@ -128,9 +153,19 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	x.showPage(w, r, v, e, http.StatusOK, "")
+}
+
+// showPage shows an exercise's page with status. problem, when not "",
+// is why the progress could not be saved, shown at the top; a progress
+// file that cannot be read is shown there anyway.
+func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageView, e exercises.Exercise, status int, problem string) {
 	st := x.state()
 	p := st.Exercise(e.ID)
-	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: isLoopbackPeer(r)}
+	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: isLoopbackPeer(r), Problem: problem}
+	if ev.Problem == "" {
+		ev.Problem = st.Problem
+	}
 	md, err := exercises.Instructions(e.ID, string(v.Lang))
 	if err == nil {
 		out, rerr := x.md.render([]byte(md), v.uiText)
@@ -158,11 +193,13 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ev.Scripts = append(ev.Scripts, "/static/exercise.js")
-	show(w, r, http.StatusOK, exercisePage(ev))
+	show(w, r, status, exercisePage(ev))
 }
 
 // hint shows one more hint: it is counted in the progress, as `wirelab
-// hint` counts it, and the page shows every hint counted so far.
+// hint` counts it, and the page shows every hint counted so far. With a
+// progress file that cannot be read or saved, the page comes back with
+// the reason, and no new hint, since which one is next is unknown.
 func (x *exerciseSite) hint(w http.ResponseWriter, r *http.Request) {
 	e, ok := exercises.ByID(r.PathValue("id"))
 	if !ok {
@@ -170,11 +207,16 @@ func (x *exerciseSite) hint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := len(e.Hints.EN)
-	if !x.save(r, func(st *progress.State) {
+	saved, err := x.save(r, func(st *progress.State) {
 		p := st.Exercise(e.ID)
 		p.HintsShown = min(p.HintsShown+1, n)
 		st.SetExercise(e.ID, p)
-	}) {
+	})
+	switch {
+	case err != nil:
+		x.showPage(w, r, viewFor(w, r), e, http.StatusInternalServerError, err.Error())
+		return
+	case !saved:
 		http.Error(w, "hints are counted in the progress of this machine's learner, which this page cannot change", http.StatusForbidden)
 		return
 	}
@@ -189,6 +231,7 @@ type solutionView struct {
 	Confirm bool          // ask first: not passed, not confirmed
 	Early   bool          // shown before passing
 	HTML    template.HTML // the solution, highlighted
+	Problem string        // why progress cannot be read or saved, if it cannot
 }
 
 // solution shows the reference solution to a learner who passed; anyone
@@ -198,8 +241,8 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e}
 	st := x.state()
+	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Problem: st.Problem}
 	passed := st.Exercise(e.ID).Passed
 	if !passed && r.Method != http.MethodPost {
 		sv.Confirm = true
@@ -208,11 +251,19 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 	}
 	if !passed {
 		sv.Early = true
-		x.save(r, func(st *progress.State) {
+		// A solution seen early is remembered; progress that cannot
+		// record it is said, and the solution is not shown, as a hint
+		// would not be.
+		_, err := x.save(r, func(st *progress.State) {
 			p := st.Exercise(e.ID)
 			p.SolutionShown = true
 			st.SetExercise(e.ID, p)
 		})
+		if err != nil {
+			sv.Confirm, sv.Problem = true, err.Error()
+			show(w, r, http.StatusInternalServerError, solutionPage(sv))
+			return
+		}
 	}
 	src, ok := solutionMarkdown(e, sv.T)
 	if !ok {
@@ -305,11 +356,16 @@ func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	saved := res.Passed && x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	var saved bool
+	var serr error
+	if res.Passed {
+		saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	}
 	writeJSON(w, http.StatusOK, struct {
 		*frames.Result
-		Saved bool `json:"saved"`
-	}{res, saved})
+		Saved   bool   `json:"saved"`
+		Problem string `json:"problem,omitempty"` // why the pass was not saved
+	}{res, saved, problem(serr)})
 }
 
 // grade grades a code exercise in the learner's workspace and streams
@@ -327,7 +383,14 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusForbidden, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade "+e.ID)
 		return
 	}
-	ws := x.state().Workspace
+	st := x.state()
+	if st.Problem != "" {
+		// The workspace is found in the progress, and a pass could not
+		// be recorded in it.
+		jsonError(w, http.StatusInternalServerError, st.Problem)
+		return
+	}
+	ws := st.Workspace
 	if ws == "" {
 		jsonError(w, http.StatusConflict, "there is no workspace yet: run wirelab init DIR first")
 		return
@@ -344,6 +407,15 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusTooManyRequests, "another grade is running; wait for it to finish")
 		return
 	}
+	// The grade ends with the tab (the request's context) or with the
+	// playground, whose Close waits for it: the programs it started are
+	// killed and its folder removed before wirelab exits.
+	ctx, release, ok := x.hub.hold(r.Context())
+	if !ok {
+		jsonError(w, http.StatusServiceUnavailable, "the playground is shutting down")
+		return
+	}
+	defer release()
 
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
@@ -357,7 +429,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	total := len(g.Stages) + 1
 	// The stages run in this goroutine; a tab that goes away cancels the
 	// request's context, which stops the grade and its programs.
-	rep, err := grade.Run(r.Context(), g, dir, &grade.Options{OnStage: func(i int, s grade.StageResult) {
+	rep, err := grade.Run(ctx, g, dir, &grade.Options{OnStage: func(i int, s grade.StageResult) {
 		flush(map[string]any{"op": "stage", "index": i, "total": total, "name": s.Name, "status": s.Status,
 			"text": grade.StageText(i, total, s)})
 	}})
@@ -366,10 +438,15 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved := false
+	var serr error
 	if err == nil && rep.Passed && !solutions.Same(e.ID, dir) {
-		saved = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+		saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
 	}
-	flush(map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(rep), "saved": saved})
+	done := map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(rep), "saved": saved}
+	if serr != nil {
+		done["problem"] = serr.Error()
+	}
+	flush(done)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -380,6 +457,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func jsonError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// hold counts a piece of work, such as a grade, among those close waits
+// for, and returns the context it runs in: parent's, ended as well when
+// the hub closes. release ends the context and the count. A hub that is
+// closing holds nothing new (ok is false). The count is taken under mu
+// after checking ctx, as close requires.
+func (h *hub) hold(parent context.Context) (ctx context.Context, release func(), ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ctx.Err() != nil {
+		return nil, nil, false
+	}
+	h.wg.Add(1)
+	ctx, cancel := context.WithCancel(parent)
+	stop := context.AfterFunc(h.ctx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+		h.wg.Done()
+	}, true
 }
 
 // transcript returns the events a session has kept, if it is being
@@ -397,6 +495,7 @@ func (h *hub) transcript(id string) ([][]byte, bool) {
 // progressView is the learner's progress, for the home page and the list.
 type progressView struct {
 	State    progress.State
+	Problem  string // why the progress file cannot be read, if it cannot
 	Passed   int
 	Total    int
 	ByLesson []lessonExercises
@@ -408,8 +507,9 @@ type lessonExercises struct {
 	Exercises []exercises.Exercise
 }
 
-func newProgressView(st progress.State) progressView {
-	pv := progressView{State: st}
+func newProgressView(l loaded) progressView {
+	st := l.State
+	pv := progressView{State: st, Problem: l.Problem}
 	for _, e := range exercises.List() {
 		pv.Total++
 		if st.Exercise(e.ID).Passed {

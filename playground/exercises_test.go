@@ -3,6 +3,7 @@ package playground
 import (
 	"bufio"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -274,4 +275,145 @@ func solvedWorkspace(t *testing.T) string {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// TestGradeStopsAtClose closes the playground in the middle of a grade,
+// as Ctrl-C on `wirelab serve` does: Close waits for the grade, whose
+// program is killed and whose folder is removed, and a grade asked for
+// afterwards is refused.
+func TestGradeStopsAtClose(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	store := progress.NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	pg := New(tools.New(nil), &Options{Progress: store})
+	srv := httptest.NewServer(pg)
+	defer srv.Close()
+	defer pg.Close()
+
+	// A program that hangs once started, with a child that hangs too.
+	ws := t.TempDir()
+	src, err := os.ReadFile("../exercises/grade/testdata/bad/hang/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, gosum := exercises.ModuleFiles()
+	os.Mkdir(filepath.Join(ws, "stdio-server"), 0o755)
+	for name, b := range map[string][]byte{"go.mod": gomod, "go.sum": gosum, "stdio-server/main.go": src} {
+		if err := os.WriteFile(filepath.Join(ws, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Update(func(st *progress.State) error { st.Workspace = ws; return nil })
+
+	resp, err := http.Post(srv.URL+"/exercises/stdio-server/grade", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	next := func() map[string]any {
+		t.Helper()
+		if !sc.Scan() {
+			t.Fatalf("the stream ended: %v", sc.Err())
+		}
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		return msg
+	}
+	// The build, then the first stage starting: the program runs.
+	for msg := next(); !(msg["index"] == 1.0 && msg["status"] == "running"); msg = next() {
+		if msg["op"] == "done" {
+			t.Fatalf("the grade ended before the program ran: %v", msg)
+		}
+	}
+	pg.Close()
+	if running := processesIn(tmp); len(running) > 0 {
+		t.Errorf("still running from the grade's folder: %q", running)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+		t.Errorf("left in the temporary directory: %v", entries)
+	}
+	var last map[string]any
+	for sc.Scan() {
+		json.Unmarshal(sc.Bytes(), &last)
+	}
+	if last["op"] != "done" || last["passed"] != false || !strings.Contains(str(last["summary"]), "Interrupted") {
+		t.Errorf("end of the stream: %v", last)
+	}
+	if code, body := post(t, srv.URL+"/exercises/stdio-server/grade", "", ""); code != http.StatusServiceUnavailable {
+		t.Errorf("a grade after Close: %d %s", code, body)
+	}
+}
+
+// processesIn lists the command lines of the running processes whose
+// program is under dir, from /proc (on Linux; elsewhere, none).
+func processesIn(dir string) []string {
+	var found []string
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range cmdlines {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.HasPrefix(string(b), dir) {
+			continue
+		}
+		// A zombie, killed but not yet reaped by init, is not running.
+		if stat, err := os.ReadFile(strings.TrimSuffix(f, "cmdline") + "stat"); err == nil {
+			if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+				continue
+			}
+		}
+		found = append(found, strings.ReplaceAll(string(b), "\x00", " "))
+	}
+	return found
+}
+
+// TestCorruptProgressPages serves the pages with a progress file that
+// cannot be read: each page that shows or keeps progress says why, in
+// the store's own sentence (the one `wirelab` says in a terminal); the
+// buttons that would save answer 500 with it, not a 403 about where the
+// page comes from; and the file is left as it was.
+func TestCorruptProgressPages(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "")
+	const broken = `{"version":1,"exercises":{"stdio-server":{"hints_shown":2`
+	if err := os.WriteFile(store.Path(), []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, lerr := store.Load()
+	if lerr == nil {
+		t.Fatal("the broken file loads")
+	}
+	sentence := lerr.Error()
+	inPage := html.EscapeString(sentence)
+
+	for _, path := range []string{"/", "/exercises/", "/exercises/stdio-server", "/exercises/frames-mcp-handshake"} {
+		if code, body := fetchPage(t, srv.URL+path); code != http.StatusOK || !strings.Contains(body, `role="alert">`+inPage+"</p>") {
+			t.Errorf("GET %s: %d, and the page does not say %q", path, code, sentence)
+		}
+	}
+	for _, tt := range []struct {
+		path, body string
+		want       string // how the sentence stands in the answer
+	}{
+		{"/exercises/stdio-server/hint", "", inPage},
+		{"/exercises/stdio-server/solution", "", inPage},
+		{"/exercises/stdio-server/grade", "", mustJSONString(sentence)},
+	} {
+		code, body := post(t, srv.URL+tt.path, "", tt.body)
+		if code != http.StatusInternalServerError || !strings.Contains(body, tt.want) {
+			t.Errorf("POST %s: %d %s\nwant 500 with %q", tt.path, code, body, sentence)
+		}
+	}
+	if b, _ := os.ReadFile(store.Path()); string(b) != broken {
+		t.Errorf("the progress file became %q", b)
+	}
+}
+
+// mustJSONString is s as it stands inside a JSON string.
+func mustJSONString(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
 }

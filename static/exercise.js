@@ -46,7 +46,7 @@
       }
       list.append(el);
     }
-    say(res.passed ? T.passed + (res.saved ? " " + T.saved : "") : T.notYet);
+    say(res.passed ? T.passed + (res.saved ? " " + T.saved : "") + (res.problem ? " " + res.problem : "") : T.notYet);
   }
 
   async function gradeCode() {
@@ -84,7 +84,7 @@
             row.replaceChildren(pre);
           }
         } else if (msg.op === "done") {
-          say((msg.passed ? T.passed + (msg.saved ? " " + T.saved : "") : "") + " " + msg.summary);
+          say((msg.passed ? T.passed + (msg.saved ? " " + T.saved : "") : "") + " " + msg.summary + (msg.problem ? " " + msg.problem : ""));
         }
       }
     }
