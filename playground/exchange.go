@@ -190,8 +190,12 @@ func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) erro
 	if err != nil {
 		return err
 	}
+	client := s.grpcClient(addr)
+	if client == nil {
+		return nil // the session has ended; nobody reads an answer
+	}
 	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
-	ex, err := wire.Capture(ctx, addr, call.method, []byte(call.body), &wire.Options{Timeout: call.timeout, Metadata: call.md})
+	ex, err := client.Capture(ctx, call.method, []byte(call.body), &wire.Options{Timeout: call.timeout, Metadata: call.md})
 	if err != nil {
 		return fmt.Errorf("gRPC call: %v", err)
 	}
@@ -199,6 +203,79 @@ func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) erro
 	ex.Format(&text)
 	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
 	return nil
+}
+
+// maxGRPCClients bounds the gRPC connections one tab keeps open: a
+// learner trying one custom-grpc address after another does not pile
+// them up. The playground's own server and a learner's fit easily.
+const maxGRPCClients = 4
+
+// grpcClients are a tab's gRPC clients, one per server address. Each
+// keeps its connection and the server's descriptors between the tab's
+// calls, as a real client would, so that a call's time on the wire is the
+// call's, not a dial's and reflection's as well. A client starts over by
+// itself when its connection breaks or a call fails (wire.Client); all
+// of them close when the session ends.
+type grpcClients struct {
+	mu      sync.Mutex   // guards clients and closed
+	clients []grpcClient // least recently used first
+	closed  bool         // the session has ended: no more clients
+}
+
+// grpcClient is a kept client and the address it calls.
+type grpcClient struct {
+	addr   string
+	client *wire.Client
+}
+
+// grpcClient returns the tab's client for addr, made on first use; nil
+// once the session has ended.
+func (s *session) grpcClient(addr string) *wire.Client {
+	g := &s.grpc
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil
+	}
+	if g.clients == nil {
+		// The caller is an exchange, which s.wg counts, so the count is
+		// above zero here and session.run's Wait sees this one too. The
+		// function runs when the session's context ends.
+		s.wg.Add(1)
+		context.AfterFunc(s.ctx, func() {
+			defer s.wg.Done()
+			g.mu.Lock()
+			clients := g.clients
+			g.clients, g.closed = nil, true
+			g.mu.Unlock()
+			for _, c := range clients {
+				// Waits for a call under way, which the session's end
+				// has cancelled.
+				c.client.Close()
+			}
+		})
+	}
+	for i, c := range g.clients {
+		if c.addr == addr {
+			g.clients = append(append(g.clients[:i:i], g.clients[i+1:]...), c)
+			return c.client
+		}
+	}
+	if len(g.clients) >= maxGRPCClients {
+		old := g.clients[0].client
+		g.clients = g.clients[1:]
+		s.wg.Add(1)
+		// Close waits for a call under way on the old client, which
+		// ends at its deadline or with the session; this exchange does
+		// not wait for it.
+		go func() {
+			defer s.wg.Done()
+			old.Close()
+		}()
+	}
+	c := wire.NewClient(addr, nil)
+	g.clients = append(g.clients, grpcClient{addr, c})
+	return c
 }
 
 // grpcCall is a gRPC frame, read.

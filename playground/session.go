@@ -61,6 +61,8 @@ type session struct {
 
 	mu       sync.Mutex // guards children
 	children map[childKey]*child
+
+	grpc grpcClients // the tab's gRPC connections, kept between calls
 }
 
 // newSession makes the session of a tab that has just connected, with
