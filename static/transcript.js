@@ -161,7 +161,9 @@
             this.fixes.set(ev.id, fixes);
             return;
           }
-          this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text }));
+          // A note may run to several lines (a crashed server's exit
+          // status, then the tail of its stderr): the row shows the first.
+          this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text.split("\n")[0] }));
       }
     }
 
