@@ -2,6 +2,7 @@ package playground
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/protocols/a2a"
+	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/grpctool/wire"
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/mcp"
@@ -32,9 +34,12 @@ const benchFrameRate = 1e9
 // the playground.
 type hopCase struct {
 	targets Targets
-	// direct makes the call the way the hub makes it, and returns the
+	// direct makes the call without the playground, and returns the
 	// answer's text.
 	direct func() (string, error)
+	// capture, if set, makes the call the way the hub makes it, when that
+	// is not what direct does.
+	capture func() (string, error)
 	// command is the same call as the page sends it.
 	command func(id int64) command
 	// answer picks the answer's text out of the events of frame id, and
@@ -44,12 +49,15 @@ type hopCase struct {
 
 // BenchmarkHop measures the latency one playground hop adds to a call:
 // /direct calls the server as the hub does (a line to a child's stdin
-// and a line back; a raw HTTP/1.1 request on a fresh TCP connection; a
-// captured gRPC call), /playground sends the same frame over a
-// websocket to the hub and waits for the answer's last event. Every
-// call is word_count on "read the wire". ws-B/op is what the page
-// receives per call: every byte that crossed, and the parsed forms
-// beside them.
+// and a line back; a raw HTTP/1.1 request on a fresh TCP connection),
+// except on gRPC, where it is a plain grpctool round trip on a connection
+// kept open, what a real client pays; /playground sends the same frame
+// over a websocket to the hub and waits for the answer's last event.
+// grpc/capture is the hub's own part of a gRPC hop: a captured call on
+// the connection a tab keeps, parsed and written out as the page gets
+// it. Every call is word_count on "read the wire". ws-B/op is what the
+// page receives per call: every byte that crossed, and the parsed forms
+// beside them. Compare runs with benchstat.
 func BenchmarkHop(b *testing.B) {
 	for _, p := range []struct {
 		name  string
@@ -63,15 +71,18 @@ func BenchmarkHop(b *testing.B) {
 	} {
 		b.Run(p.name, func(b *testing.B) {
 			c := p.setup(b)
-			b.Run("direct", func(b *testing.B) { benchDirect(b, c) })
+			b.Run("direct", func(b *testing.B) { benchDirect(b, c.direct) })
+			if c.capture != nil {
+				b.Run("capture", func(b *testing.B) { benchDirect(b, c.capture) })
+			}
 			b.Run("playground", func(b *testing.B) { benchPlayground(b, c) })
 		})
 	}
 }
 
-func benchDirect(b *testing.B, c hopCase) {
+func benchDirect(b *testing.B, direct func() (string, error)) {
 	call := func() {
-		text, err := c.direct()
+		text, err := direct()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -220,13 +231,26 @@ func grpcHop(b *testing.B) hopCase {
 	addr := startGRPC(b)
 	const method = "tools.v1.ToolServer/ExecuteTool"
 	const request = `{"toolName":"word_count","arguments":"eyJ0ZXh0IjoicmVhZCB0aGUgd2lyZSJ9"}`
+	direct, err := grpctool.NewClient(addr, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { direct.Close() })
+	captures := wire.NewClient(addr, nil)
+	b.Cleanup(func() { captures.Close() })
 	return hopCase{
 		targets: Targets{GRPCAddr: addr},
 		direct: func() (string, error) {
-			e, err := wire.Capture(context.Background(), addr, method, []byte(request), &wire.Options{Timeout: exchangeTimeout})
+			result, err := direct.Call(context.Background(), "word_count", json.RawMessage(`{"text":"read the wire"}`), "")
+			return string(result), err
+		},
+		capture: func() (string, error) {
+			e, err := captures.Capture(context.Background(), method, []byte(request), &wire.Options{Timeout: exchangeTimeout})
 			if err != nil {
 				return "", err
 			}
+			var text bytes.Buffer
+			e.Format(&text)
 			if len(e.Responses) == 0 || len(e.Responses[0].Fields) == 0 {
 				return "", fmt.Errorf("no answer: %v", e.Code)
 			}

@@ -238,7 +238,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			},
 			Notes: map[string]string{
 				"stdio": "Первый запуск стартует дочерний процесс (wirelab server stdio) с первой строкой, и его запуск входит в это время; следующие запуски идут в тот же процесс.",
-				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). До вызова wirelab узнаёт метод через reflection и устанавливает соединение, и это входит во время на проводе. В дампе — каждый кадр HTTP/2 соединения вызова; байты посчитаны по ним: 9 байт заголовка кадра плюс его данные, и 24 байта преамбулы соединения.",
+				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Первый запуск узнаёт метод через reflection и открывает соединение, и это входит в его время на проводе; следующие запуски идут по тому же соединению, как у настоящего клиента. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные, и 24 байта преамбулы соединения в первом запуске. В следующих запусках в дампе — кадры с конца предыдущего вызова: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице.",
 				"mcp":   "Измеряется только tools/call. Остальное в свёрнутой части: initialize и notifications/initialized до вызова, DELETE после. SESSION заменяется на id, который вернул initialize.",
 			},
 		}
@@ -291,7 +291,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			},
 			Notes: map[string]string{
 				"stdio": "The first run starts the child process (wirelab server stdio) with its first line, so that run's time includes the start; later runs reuse the process.",
-				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). Before the call, wirelab looks the method up by reflection and dials, and both are in the time on the wire. The dump is every HTTP/2 frame of the call's connection, and the bytes are counted from it: each frame's 9-byte header and payload, and the connection's 24-byte preface.",
+				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The first run looks the method up by reflection and opens the connection, and both are in that run's time on the wire; later runs reuse the connection, as a real client does. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload, and, on the first run, the connection's 24-byte preface. A later run's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table.",
 				"mcp":   "Only tools/call is measured. The rest is folded: initialize and notifications/initialized before the call, DELETE after it. SESSION is replaced with the id initialize returned.",
 			},
 		}
