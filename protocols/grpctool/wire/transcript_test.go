@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"regexp"
 	"strings"
@@ -37,32 +38,7 @@ var update = flag.Bool("update", false, "rewrite the wire sections of testdata/*
 func TestTranscripts(t *testing.T) {
 	for _, f := range transcript.Glob(t, "testdata/*.txtar") {
 		t.Run(f.Name, func(t *testing.T) {
-			opts := &grpctool.ServerOptions{}
-			if tok := f.Option("tokens"); tok != "" {
-				ts, err := tools.ParseTokens(strings.Fields(tok))
-				if err != nil {
-					t.Fatal(err)
-				}
-				opts.Tokens = ts
-			}
-			addr := startServer(t, tools.New(&tools.Options{DeployStep: testDeployStep}), opts)
-
-			callOpts := &Options{}
-			if auth := f.Option("authorization"); auth != "" {
-				callOpts.Metadata = metadata.Pairs("authorization", auth)
-			}
-			if d := f.Option("timeout"); d != "" {
-				timeout, err := time.ParseDuration(d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				callOpts.Timeout = timeout
-			}
-			e, err := Capture(t.Context(), addr, f.Option("method"), f.Section(t, "request"), callOpts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := formatCall(t, e)
+			got := formatCall(t, captureTranscript(t, f))
 			if *update {
 				f.Rewrite(t, "wire", got)
 				return
@@ -72,6 +48,38 @@ func TestTranscripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// captureTranscript makes the call of transcript f against a server of
+// its own, set up as the transcript's option lines say.
+func captureTranscript(t testing.TB, f *transcript.File) *Exchange {
+	t.Helper()
+	opts := &grpctool.ServerOptions{}
+	if tok := f.Option("tokens"); tok != "" {
+		ts, err := tools.ParseTokens(strings.Fields(tok))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Tokens = ts
+	}
+	addr := startServer(t, tools.New(&tools.Options{DeployStep: testDeployStep}), opts)
+
+	callOpts := &Options{}
+	if auth := f.Option("authorization"); auth != "" {
+		callOpts.Metadata = metadata.Pairs("authorization", auth)
+	}
+	if d := f.Option("timeout"); d != "" {
+		timeout, err := time.ParseDuration(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		callOpts.Timeout = timeout
+	}
+	e, err := Capture(context.Background(), addr, f.Option("method"), f.Section(t, "request"), callOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // Values that change from run to run, and what replaces them.
