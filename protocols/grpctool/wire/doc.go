@@ -101,6 +101,24 @@
 // Exchange.Frames keeps the order in which the bytes were seen, and the
 // golden transcripts keep only the call's stream, whose order is fixed.
 //
+// # Limits
+//
+// The server may be anyone's, so every step reads within a limit and says
+// so when it stops, instead of failing: a capture keeps at most 8 MiB
+// (maxRecorded); a frame whose header announces more bytes than arrived
+// is shown as UNREADABLE, cut short; a header block decodes to at most
+// 1 MiB of names and values, counted as SETTINGS_MAX_HEADER_LIST_SIZE
+// counts them (maxHeaderList), and a block HPACK cannot read leaves the
+// blocks after it unreadable too, since each refers to what the ones
+// before it sent; a compressed message inflates to at most 16 MiB
+// (maxDecompressed); and the field dump follows nested messages 100
+// levels deep (maxFieldDepth, the default of Protobuf's C++ and Java
+// parsers) and splits out 10,000 fields (maxFields). Past a limit the
+// bytes are shown as they are, in hex, with a note saying which limit it
+// was: a message nested 700,000 levels deep, which a decoder recursing
+// once per level would overflow the stack on, shows 100 levels and then
+// "nested deeper than 100 levels; shown as bytes".
+//
 // # Where to start reading
 //
 // testdata/*.txtar shows whole calls: success, trailers-only errors, a
