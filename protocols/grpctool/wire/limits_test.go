@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
+	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -260,5 +261,48 @@ func TestHostileReply(t *testing.T) {
 	}
 	if out.Len() > 64<<10 {
 		t.Errorf("Format wrote %d bytes for one message", out.Len())
+	}
+}
+
+// endlessReflection answers every reflection request with a new file that
+// imports yet another.
+type endlessReflection struct {
+	rpb.UnimplementedServerReflectionServer
+}
+
+func (endlessReflection) ServerReflectionInfo(stream rpb.ServerReflection_ServerReflectionInfoServer) error {
+	for n := 0; ; n++ {
+		req, err := stream.Recv()
+		if err != nil {
+			return nil // the client is done
+		}
+		file, err := proto.Marshal(&descriptorpb.FileDescriptorProto{
+			Name:       proto.String(fmt.Sprintf("f%d.proto", n)),
+			Dependency: []string{fmt.Sprintf("f%d.proto", n+1)},
+		})
+		if err != nil {
+			return err
+		}
+		err = stream.Send(&rpb.ServerReflectionResponse{
+			OriginalRequest: req,
+			MessageResponse: &rpb.ServerReflectionResponse_FileDescriptorResponse{
+				FileDescriptorResponse: &rpb.FileDescriptorResponse{FileDescriptorProto: [][]byte{file}},
+			},
+		})
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// TestEndlessReflection checks that a server whose files import each
+// other without end is asked maxReflectedFiles times, not forever.
+func TestEndlessReflection(t *testing.T) {
+	s := grpc.NewServer()
+	rpb.RegisterServerReflectionServer(s, endlessReflection{})
+	_, err := Capture(context.Background(), serve(t, s), "lab.Deep/Get", nil, nil)
+	want := "the server sent more than 1000 files by reflection"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Capture: %v; want an error saying %q", err, want)
 	}
 }

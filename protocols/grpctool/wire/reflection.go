@@ -123,6 +123,9 @@ func reflectFiles(ctx context.Context, conn *grpc.ClientConn, path, service stri
 				return fmt.Errorf("reading a file descriptor from reflection: %w", err)
 			}
 			if files[fd.GetName()] == nil {
+				if len(files) == maxReflectedFiles {
+					return fmt.Errorf("the server sent more than %d files by reflection; one service and its imports are never that many", maxReflectedFiles)
+				}
 				files[fd.GetName()] = fd
 				todo = append(todo, fd)
 			}
@@ -160,6 +163,12 @@ func reflectFiles(ctx context.Context, conn *grpc.ClientConn, path, service stri
 	}
 	return registry, nil
 }
+
+// maxReflectedFiles bounds the files asked for by reflection. A server
+// that answers each request with a new file importing yet another would
+// otherwise be asked forever; a real service and everything it imports,
+// the well-known types included, are a few dozen files.
+const maxReflectedFiles = 1000
 
 // listServices asks for the names of the services the server offers, so
 // that an error can suggest one. It returns nil if the server will not say.
