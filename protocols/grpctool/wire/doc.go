@@ -105,7 +105,8 @@
 //
 // The server may be anyone's, so every step reads within a limit and says
 // so when it stops, instead of failing: a capture keeps at most 8 MiB
-// (maxRecorded); a frame whose header announces more bytes than arrived
+// (maxRecorded); reflection asks for at most 1,000 files
+// (maxReflectedFiles); a frame whose header announces more bytes than arrived
 // is shown as UNREADABLE, cut short; a header block decodes to at most
 // 1 MiB of names and values, counted as SETTINGS_MAX_HEADER_LIST_SIZE
 // counts them (maxHeaderList), and a block HPACK cannot read leaves the
