@@ -25,7 +25,7 @@ func TestHome(t *testing.T) {
 		{"/", "127.0.0.1:8018", 200, `curl -s http://127.0.0.1:9996/.well-known/agent-card.json`},
 		{"/static/wirelab.css", "localhost:8018", 200, `--accent`},
 		{"/nope", "127.0.0.1:8018", 404, ""},
-		{"/", "attacker.example", http.StatusMisdirectedRequest, "loopback"},
+		{"/", "attacker.example", http.StatusMisdirectedRequest, "its own address"},
 	} {
 		r := httptest.NewRequest("GET", tt.path, nil)
 		r.Host = tt.host
@@ -40,7 +40,9 @@ func TestHome(t *testing.T) {
 func TestHomeWithoutHTTPServer(t *testing.T) {
 	h := New(tools.New(nil), nil)
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Host = "127.0.0.1:8018"
+	h.ServeHTTP(w, r)
 	if w.Code != 200 || strings.Contains(w.Body.String(), "Try it") || !strings.Contains(w.Body.String(), "not started") {
 		t.Errorf("home without an HTTP server: %d\n%s", w.Code, w.Body.String())
 	}
