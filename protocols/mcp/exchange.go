@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -42,6 +43,10 @@ func (x *exchange) notify(method string, params any) {
 	_ = x.send(&jsonrpc.Request{Method: method, Params: b})
 }
 
+// errInputEnded is the answer to a request the server sends after the
+// client's input ended: none can come.
+var errInputEnded = errors.New("the client's input has ended, so it cannot answer")
+
 // request sends a request to the client and waits for its answer. A
 // JSON-RPC error from the client comes back as a *jsonrpc.Error.
 func (x *exchange) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
@@ -50,6 +55,11 @@ func (x *exchange) request(ctx context.Context, method string, params any) (json
 		return nil, err
 	}
 	ss := x.ss
+	select {
+	case <-ss.inputDone:
+		return nil, errInputEnded
+	default:
+	}
 	ss.mu.Lock()
 	ss.lastID++
 	id := jsonrpc.IntID(ss.lastID)
@@ -71,6 +81,8 @@ func (x *exchange) request(ctx context.Context, method string, params any) (json
 			return nil, r.Error
 		}
 		return r.Result, nil
+	case <-ss.inputDone:
+		return nil, errInputEnded
 	case <-ctx.Done():
 		// The client cancelled the request this one serves, or left. Tell
 		// it to stop asking the user.

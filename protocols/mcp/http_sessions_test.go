@@ -28,6 +28,7 @@ func newHandler(opts *HTTPOptions) *HTTPHandler {
 // recorded answer.
 func send(h http.Handler, session, body string) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(http.MethodPost, Endpoint, strings.NewReader(body))
+	r.Host = "127.0.0.1:8021" // as a local client sends, for handlers with Loopback
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	if session != "" {

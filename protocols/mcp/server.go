@@ -87,6 +87,10 @@ type session struct {
 	// the client subscribed to): stdout, or an HTTP GET stream. It may
 	// drop them when there is nowhere to send.
 	out func(any) error
+	// inputDone is closed when nothing more can come from the client
+	// (stdin ended), so a request to it can never be answered.
+	inputDone chan struct{}
+	inputOnce sync.Once // closes inputDone
 
 	mu          sync.Mutex // guards the fields below
 	initialized bool       // initialize has been answered
@@ -106,6 +110,7 @@ func newSession(srv *Server, out func(any) error) *session {
 		running:    make(map[jsonrpc.ID]context.CancelFunc),
 		pending:    make(map[jsonrpc.ID]chan *jsonrpc.Response),
 		subscribed: make(map[string]bool),
+		inputDone:  make(chan struct{}),
 	}
 	srv.mu.Lock()
 	srv.sessions[ss] = struct{}{}
@@ -119,6 +124,12 @@ func (ss *session) close() {
 	ss.srv.mu.Lock()
 	delete(ss.srv.sessions, ss)
 	ss.srv.mu.Unlock()
+}
+
+// endInput says that nothing more will come from the client: requests
+// the server sent it fail at once instead of waiting for an answer.
+func (ss *session) endInput() {
+	ss.inputOnce.Do(func() { close(ss.inputDone) })
 }
 
 // handleRequest runs one request and returns its answer, or nil when

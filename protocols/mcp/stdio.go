@@ -49,6 +49,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	// At EOF, requests still running are answered before ServeStdio
 	// returns; when ctx ends, they are cancelled, and the wait is short.
 	defer running.Wait()
+	// Once reading stops, no answer to a question the server asked can
+	// arrive: endInput fails the questions still waiting (it runs before
+	// the Wait above), or a request that asked one would wait forever.
+	defer ss.endInput()
 
 	lines := make(chan line)
 	// This goroutine owns in. It ends at EOF or a read error, or when ctx

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -120,5 +121,34 @@ func TestPagination(t *testing.T) {
 	resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(2), Method: "tools/list", Params: json.RawMessage(`{"cursor":"page-2"}`)}, ss.out, nil)
 	if resp.Error == nil || resp.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("a made-up cursor: %+v, want -32602", resp)
+	}
+}
+
+// TestStdioInputEndsWithQuestionPending: a client that closes stdin while
+// the server waits for its answer to elicitation/create does not keep
+// the server running: the call fails as a tool error, and ServeStdio
+// returns. (FuzzServeStdio found this from the elicitation transcript.)
+func TestStdioInputEndsWithQuestionPending(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy_service","arguments":{"service":"api","env":"production"}}}`,
+	}, "\n") + "\n"
+	srv := NewServer(tools.New(&tools.Options{DeployStep: time.Millisecond}), &ServerOptions{Version: "test"})
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	// Ends when the session has answered everything after stdin ends.
+	go func() { done <- srv.ServeStdio(context.Background(), strings.NewReader(in), &out) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(fuzzPatience):
+		t.Fatalf("ServeStdio still waits for an answer %v after stdin ended", fuzzPatience)
+	}
+	const want = `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"deploy_service did not run: the user could not be asked: the client's input has ended, so it cannot answer"}],"isError":true}}`
+	if !strings.Contains(out.String(), want+"\n") {
+		t.Errorf("got:\n%s\nwant a line:\n%s", out.String(), want)
 	}
 }

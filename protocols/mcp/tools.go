@@ -106,6 +106,9 @@ func (x *exchange) confirm(ctx context.Context, name string, args json.RawMessag
 	case errors.As(err, &rpcErr):
 		return &CallToolResult{IsError: true, Content: []Content{TextContent(
 			fmt.Sprintf("%s did not run: asking the user failed: %s", name, rpcErr.Message))}}, nil
+	case errors.Is(err, errInputEnded):
+		return &CallToolResult{IsError: true, Content: []Content{TextContent(
+			fmt.Sprintf("%s did not run: the user could not be asked: %v", name, err))}}, nil
 	case err != nil:
 		return nil, err
 	}
