@@ -155,6 +155,16 @@ func (s *store) subscribe(id string) (Task, *stream, error) {
 	}
 	st := &stream{events: make(chan StreamResponse, streamBuffer)}
 	e.streams[st] = struct{}{}
+	if e.task.Status.State.Interrupted() {
+		// Nothing else may look at the store when the wait runs out, and
+		// this stream must not wait past it: look then. The function runs
+		// once; if the task was answered meanwhile, it does nothing.
+		time.AfterFunc(e.changed.Add(InterruptedTTL).Sub(s.now()), func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.expireLocked(e)
+		})
+	}
 	return clone(e.task), st, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -206,4 +207,29 @@ func TestStoreExpiresWaitingTasks(t *testing.T) {
 	if young, _ := s.get("young"); young.Status.State != StateInputRequired {
 		t.Errorf("a task that waited less than InterruptedTTL is %s", young.Status.State)
 	}
+}
+
+// TestStreamOnWaitingTaskEnds: a stream that follows a task waiting for
+// an answer ends when the wait runs out, with the canceled status, even
+// if nothing else touches the store.
+func TestStreamOnWaitingTaskEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStore(nil)
+		s.create(interrupted("t1"))
+		_, st, err := s.subscribe("t1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		var states []TaskState
+		for ev := range st.events {
+			states = append(states, ev.StatusUpdate.Status.State)
+		}
+		if diff := cmp.Diff([]TaskState{StateCanceled}, states); diff != "" {
+			t.Errorf("the stream (-want +got):\n%s", diff)
+		}
+		if waited := time.Since(start); waited != InterruptedTTL {
+			t.Errorf("the stream ended after %v, want InterruptedTTL", waited)
+		}
+	})
 }
