@@ -13,7 +13,8 @@ type consoleText struct {
 	CustomHelp   string    `json:"-"`
 	Template     string    `json:"-"`
 	Composer     string    `json:"-"`
-	Restart      string    `json:"-"`
+	Restart      string    `json:"restart"`
+	Reconnect    string    `json:"reconnect"`
 	Transcript   string    `json:"-"`
 	Columns      [7]string `json:"-"`
 	Stderr       string    `json:"-"`
@@ -60,6 +61,7 @@ func consoleStrings(l lang) consoleText {
 			Template:     "Шаблон",
 			Composer:     "Кадр",
 			Restart:      "Перезапустить сервер",
+			Reconnect:    "Новое соединение",
 			Transcript:   "Журнал",
 			Columns:      [7]string{"№", "время", "", "куда", "сообщение", "байт", "задержка"},
 			Stderr:       "stderr сервера",
@@ -104,6 +106,7 @@ func consoleStrings(l lang) consoleText {
 		Template:     "Template",
 		Composer:     "Frame",
 		Restart:      "Restart the server",
+		Reconnect:    "New connection",
 		Transcript:   "Transcript",
 		Columns:      [7]string{"#", "time", "", "to", "message", "bytes", "latency"},
 		Stderr:       "server stderr",

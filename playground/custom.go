@@ -40,8 +40,14 @@ func (s *session) handleCustom(c command) {
 	switch c.Op {
 	case "send":
 	case "restart":
+		if c.Target == "custom-grpc" {
+			if addr, err := customAddr(c.To); err == nil {
+				s.restartGRPC(c, addr)
+				return
+			}
+		}
 		if c.Target != "custom-stdio" {
-			s.refuse(c.ID, fmt.Sprintf("only stdio servers restart; %s has no process of ours to restart", c.Target))
+			s.refuse(c.ID, fmt.Sprintf("only stdio servers restart, and gRPC connections; %s has no process or connection of ours to restart", c.Target))
 			return
 		}
 		s.restartChild(childKey{target: c.Target, to: c.To})

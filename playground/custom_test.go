@@ -245,7 +245,7 @@ func TestCustomNetwork(t *testing.T) {
 		{command{Op: "send", ID: 12, Target: "custom-http", Frame: frame}, `custom-http needs "to"`},
 		{command{Op: "send", ID: 13, Target: "custom-grpc", To: "http://" + grpcAddr, Frame: call}, `custom-grpc needs your server's host:port`},
 		{command{Op: "send", ID: 14, Target: "custom-grpc", Frame: call}, `custom-grpc needs "to"`},
-		{command{Op: "restart", ID: 15, Target: "custom-http", To: api.URL}, "only stdio servers restart"},
+		{command{Op: "restart", ID: 15, Target: "custom-http", To: api.URL}, "only stdio servers restart, and gRPC connections"},
 	} {
 		send(t, conn, tt.c)
 		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" })

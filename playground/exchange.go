@@ -278,6 +278,26 @@ func (s *session) grpcClient(addr string) *wire.Client {
 	return c
 }
 
+// dropGRPCClient closes the tab's kept client for addr, if there is one:
+// the tab's "restart" of a gRPC target. The next call dials afresh and
+// asks reflection again, as a new client would.
+func (s *session) dropGRPCClient(addr string) {
+	g := &s.grpc
+	g.mu.Lock()
+	var old *wire.Client
+	for i, c := range g.clients {
+		if c.addr == addr {
+			old = c.client
+			g.clients = append(g.clients[:i:i], g.clients[i+1:]...)
+			break
+		}
+	}
+	g.mu.Unlock()
+	if old != nil {
+		old.Close() // waits for a call under way, which ends at its deadline
+	}
+}
+
 // grpcCall is a gRPC frame, read.
 type grpcCall struct {
 	method  string

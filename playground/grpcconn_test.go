@@ -9,7 +9,8 @@ import (
 
 // TestGRPCConnectionKept checks that a tab's gRPC calls share one
 // connection, the first showing it open and the next saying it was
-// reused, and that the connection closes with the tab: no client
+// reused, that a restart makes the next call open a new one, and that
+// the connection closes with the tab: no client
 // goroutine of grpc-go is left once the hub has closed.
 func TestGRPCConnectionKept(t *testing.T) {
 	h, srv := startHub(t, Targets{GRPCAddr: startGRPC(t)})
@@ -17,7 +18,14 @@ func TestGRPCConnectionKept(t *testing.T) {
 	readHello(t, conn)
 	const frame = "tools.v1.ToolServer/ExecuteTool\n" + `{"toolName":"word_count","arguments":"eyJ0ZXh0IjoicmVhZCB0aGUgd2lyZSJ9"}`
 	var dumps []string
-	for id := int64(1); id <= 2; id++ {
+	for id := int64(1); id <= 3; id++ {
+		if id == 3 {
+			// "New connection": the next call dials again.
+			send(t, conn, command{Op: "restart", ID: 10, Target: "grpc"})
+			if ev := next(t, conn, func(ev event) bool { return ev.Kind == "restart" }); !strings.Contains(ev.Text, "the next call opens a new one") {
+				t.Errorf("the restart's note: %q", ev.Text)
+			}
+		}
 		send(t, conn, command{Op: "send", ID: id, Target: "grpc", Frame: frame})
 		ev := next(t, conn, func(ev event) bool { return ev.ID == id && ev.Kind == "grpc" })
 		dumps = append(dumps, ev.Text)
@@ -28,6 +36,7 @@ func TestGRPCConnectionKept(t *testing.T) {
 	}{
 		{"call /tools.v1.ToolServer/ExecuteTool on stream 1: OK (0)\n", true},
 		{"call /tools.v1.ToolServer/ExecuteTool on stream 3: OK (0)\nreusing the connection opened at ", false},
+		{"call /tools.v1.ToolServer/ExecuteTool on stream 1: OK (0)\n", true},
 	} {
 		if !strings.HasPrefix(dumps[i], want.first) {
 			t.Errorf("call %d's dump starts %q, want %q", i+1, dumps[i][:min(len(dumps[i]), 120)], want.first)

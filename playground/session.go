@@ -140,6 +140,10 @@ func (s *session) handle(c command) {
 	switch c.Op {
 	case "send":
 	case "restart":
+		if c.Target == "grpc" {
+			s.restartGRPC(c, s.hub.targets.GRPCAddr)
+			return
+		}
 		s.restartChild(childKey{target: c.Target})
 		return
 	default:
@@ -163,6 +167,12 @@ func (s *session) handle(c command) {
 	default:
 		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, http-auth, mcp-http, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
 	}
+}
+
+// restartGRPC forgets the tab's connection to a gRPC server, and says so.
+func (s *session) restartGRPC(c command, addr string) {
+	s.dropGRPCClient(addr)
+	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: "the connection to " + addr + " is closed; the next call opens a new one and asks reflection again"})
 }
 
 // exchange runs one request-response exchange in the background, so that

@@ -72,7 +72,10 @@
       if (tpl.target === t) el.template.append(new Option(tpl.name, String(i)));
     });
     el.toRow.hidden = !isCustom();
-    el.restart.hidden = !/stdio/.test(currentTarget());
+    // A stdio server restarts; a gRPC connection, kept between calls,
+    // is closed so that the next call dials and asks reflection again.
+    el.restart.hidden = !/stdio|grpc/.test(currentTarget());
+    el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
     el.stderrPane.hidden = !/stdio/.test(currentTarget());
   }
 
