@@ -73,7 +73,7 @@ func summary(frames []Frame) []string {
 // handBuiltUnary builds both sides of a unary call by hand and parses
 // them. The request message is 0a 03 "abc"; the answers are 08 01 and
 // 08 02.
-func handBuiltUnary(t *testing.T) *Exchange {
+func handBuiltUnary(t testing.TB) *Exchange {
 	t.Helper()
 	client, server := newSide(t), newSide(t)
 
