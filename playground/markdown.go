@@ -61,6 +61,74 @@ func newMarkdown() *markdown {
 	)}
 }
 
+// Limits on a document. Lessons are the project's own, but goldmark's
+// time grows faster than the input on some shapes (a hundred thousand
+// nested quotes or list items take seconds to minutes, an unclosed link
+// repeated along one line as long), so a document past these is refused
+// with an error instead of holding a page for minutes.
+const (
+	// maxSource is the largest document: several times the longest
+	// lesson (about 40 KiB).
+	maxSource = 256 << 10
+	// maxLine is the longest line: lessons' lines are under 1 KiB, and a
+	// line of 16 KiB renders in well under a second whatever it holds.
+	maxLine = 16 << 10
+	// maxNesting is how many quotes and list items one line may open:
+	// lessons open two or three; 32 is as deep as any reader follows.
+	maxNesting = 32
+)
+
+// checkLimits returns an error for a document past the limits above,
+// naming the line.
+func checkLimits(src []byte) error {
+	if len(src) > maxSource {
+		return fmt.Errorf("the document is %d bytes; at most %d are rendered", len(src), maxSource)
+	}
+	for i, line := range bytes.Split(src, []byte("\n")) {
+		if len(line) > maxLine {
+			return fmt.Errorf("line %d is %d bytes long; at most %d are rendered", i+1, len(line), maxLine)
+		}
+		if n := nesting(line); n > maxNesting {
+			return fmt.Errorf("line %d opens %d nested quotes and list items; at most %d are rendered", i+1, n, maxNesting)
+		}
+	}
+	return nil
+}
+
+// nesting counts the block quote markers (">") and list item markers
+// ("-", "*", "+", "1." or "1)" followed by a space) that start a line,
+// one after the other: how many containers the line opens or continues.
+// It is a count for a limit, not a parser: a thematic break ("* * *")
+// counts its stars too.
+func nesting(line []byte) int {
+	n, i := 0, 0
+	blank := func(j int) bool { return j < len(line) && (line[j] == ' ' || line[j] == '\t') }
+	for {
+		for blank(i) {
+			i++
+		}
+		switch {
+		case i >= len(line):
+			return n
+		case line[i] == '>':
+			n, i = n+1, i+1
+		case (line[i] == '-' || line[i] == '*' || line[i] == '+') && blank(i+1):
+			n, i = n+1, i+2
+		case '0' <= line[i] && line[i] <= '9':
+			j := i
+			for j < len(line) && '0' <= line[j] && line[j] <= '9' {
+				j++
+			}
+			if j >= len(line) || (line[j] != '.' && line[j] != ')') || !blank(j+1) {
+				return n
+			}
+			n, i = n+1, j+2
+		default:
+			return n
+		}
+	}
+}
+
 // frameTargets returns the targets a frame may name, as the page's
 // script knows them: one live server each.
 func frameTargets() []string {
@@ -89,8 +157,11 @@ type frame struct {
 // render renders a document in the language of t. A frame that names no
 // target, an unknown target, or nothing to send is an error: a lesson
 // must never show a Send button that cannot work. Every such problem is
-// reported, each with its line.
+// reported, each with its line. So is a document past the limits above.
 func (m *markdown) render(src []byte, t uiText) (rendered, error) {
+	if err := checkLimits(src); err != nil {
+		return rendered{}, err
+	}
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	doc := m.gm.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 
