@@ -377,19 +377,62 @@ func TestBrowserComfort(t *testing.T) {
 
 // fiveWiresDump describes the five columns, with what static/fivewires.js
 // sets for a test to read: data-state on the page and on each column,
-// and the numbers with their values in data- attributes.
+// the medians and their spread with their values in data- attributes,
+// and the first call, shown apart.
 const fiveWiresDump = `"page [" + document.getElementById("five-wires")?.dataset.state + "], fastest: " +
 	document.getElementById("five-wires")?.dataset.fastest + ", status: " + (document.getElementById("fw-status")?.textContent ?? "") + "\n" +
-	[...document.querySelectorAll(".fw-col")].map(c =>
-		c.dataset.wire + " [" + c.dataset.state + "] on the wire: " + c.querySelector(".fw-wire-latency")?.textContent +
-		" (data-ns=" + c.querySelector(".fw-wire-latency")?.dataset.ns + ")" +
-		", from the page: " + c.querySelector(".fw-page-latency")?.textContent +
-		", bytes " + c.querySelector(".fw-bytes-out")?.textContent + " / " + c.querySelector(".fw-bytes-in")?.textContent +
-		(c.querySelector(".fw-error")?.hidden === false ? ", error: " + c.querySelector(".fw-error").textContent : "")
-	).join("\n")`
+	[...document.querySelectorAll(".fw-col")].map(c => {
+		const q = (s) => c.querySelector(s);
+		const data = (s) => JSON.stringify(Object.assign({}, q(s)?.dataset));
+		return c.dataset.wire + " [" + c.dataset.state + "]" +
+			"\n    on the wire: " + q(".fw-wire-latency")?.textContent + " " + data(".fw-wire-latency") +
+			", spread " + q(".fw-wire-spread")?.textContent + " " + data(".fw-wire-spread") +
+			"\n    from the page: " + q(".fw-page-latency")?.textContent + " " + data(".fw-page-latency") +
+			", spread " + q(".fw-page-spread")?.textContent + " " + data(".fw-page-spread") +
+			"\n    first call " + data(".fw-warm") + ": " + (q(".fw-warm")?.innerText ?? "").replaceAll("\n", " | ") +
+			"\n    bytes " + q(".fw-bytes-out")?.textContent + " / " + q(".fw-bytes-in")?.textContent +
+			(q(".fw-error")?.hidden === false ? "\n    error: " + q(".fw-error").textContent : "");
+	}).join("\n")`
+
+// fiveWiresSpread is a script that checks the numbers of every column
+// that is done and returns what is wrong with them, one line each, or ""
+// when nothing is: fiveWiresRuns calls counted, the median between the
+// fastest and the slowest on the wire and from the page, the first
+// call's two times, and the last call's bytes in view. whyOf maps a
+// column to what its first call should have included.
+func fiveWiresSpread(whyOf map[string]string) string {
+	return fmt.Sprintf(`(() => {
+	const whyOf = %s, runs = %d, wrong = [];
+	for (const c of document.querySelectorAll(".fw-col")) {
+		if (c.dataset.state !== "done") continue;
+		const say = (s) => wrong.push(c.dataset.wire + ": " + s);
+		const q = (s) => c.querySelector(s);
+		for (const [name, unit] of [["wire", "Ns"], ["page", "Ms"]]) {
+			const median = Number(q(".fw-" + name + "-latency").dataset[unit.toLowerCase()]);
+			const d = q(".fw-" + name + "-spread").dataset;
+			const min = Number(d["min" + unit]), max = Number(d["max" + unit]);
+			if (Number(d.runs) !== runs) say(name + ": " + d.runs + " calls counted, want " + runs);
+			if (!(min > 0 && min <= median && median <= max)) say(name + ": want 0 < min <= median <= max, have " + min + ", " + median + ", " + max);
+			if (!/\d.*–.*\d/.test(q(".fw-" + name + "-spread").textContent)) say(name + ": the spread is not shown as fastest – slowest");
+		}
+		if (q(".fw-runs").hidden) say("the line saying what the median is of is hidden");
+		const warm = q(".fw-warm");
+		if (warm.hidden) say("the first call is not shown");
+		if (warm.dataset.why !== whyOf[c.dataset.wire]) say("the first call included " + warm.dataset.why + ", want " + whyOf[c.dataset.wire]);
+		if (!(Number(q(".fw-warm-wire").dataset.ns) > 0 && Number(q(".fw-warm-page").dataset.ms) > 0)) say("the first call has no times");
+		if (q(".fw-warm-why").textContent === "") say("the first call does not say what it included");
+		if (q(".fw-result .fw-sent").textContent === "" || q(".fw-result .fw-back").textContent === "") say("the last call's bytes are not shown");
+		if (!(Number(q(".fw-bytes-out").dataset.bytes) > 0 && Number(q(".fw-bytes-in").dataset.bytes) > 0)) say("no byte counts");
+	}
+	return wrong.join("\n");
+})()`, mustJSON(whyOf), fiveWiresRuns)
+}
 
 // TestBrowserFiveWires presses Run all on the five-wires page and waits
-// for every column to show its time on the wire.
+// for every column to show the median of its calls with their spread,
+// and its first call apart; then runs the stdio and gRPC columns again,
+// whose first calls now find the server running and the connection
+// open.
 func TestBrowserFiveWires(t *testing.T) {
 	b := openBrowser(t)
 	if status := b.openStatus("/five-wires"); status != 200 {
@@ -406,7 +449,7 @@ func TestBrowserFiveWires(t *testing.T) {
 	}
 
 	b.click("#fw-run-all")
-	// A column shows its latency on the wire as text, with the number
+	// A column shows its median on the wire as text, with the number
 	// in nanoseconds beside it.
 	shows := `(c => {
 		const dd = c.querySelector(".fw-wire-latency");
@@ -419,7 +462,26 @@ func TestBrowserFiveWires(t *testing.T) {
 		[...document.querySelectorAll(".fw-col")].every(c => c.dataset.state === "done") &&
 		document.querySelector(".fw-col[data-wire=\"" + document.getElementById("five-wires").dataset.fastest + "\"]") !== null`,
 		fiveWiresDump)
+	// The tab is new: its first stdio call starts the server and its
+	// first gRPC call opens the connection.
+	first := map[string]string{"stdio": "started", "http": "cold", "grpc": "dialed", "mcp": "cold", "a2a": "cold"}
+	if wrong := b.text(fiveWiresSpread(first)); wrong != "" {
+		t.Errorf("after Run all:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
 	t.Logf("the five wires:\n%s", b.describe(fiveWiresDump))
+
+	// A column's own Run, again: the server and the connection are kept.
+	for _, wire := range []string{"stdio", "grpc"} {
+		// The column's state goes to running at once, so that waiting for
+		// done waits for this run.
+		b.click("#fw-" + wire + " .fw-run")
+		b.expect("the "+wire+" column runs", `document.getElementById("fw-`+wire+`").dataset.state === "running"`, fiveWiresDump)
+		b.waitUntil("the "+wire+" column is done again", `document.getElementById("fw-`+wire+`").dataset.state === "done"`, fiveWiresDump)
+	}
+	first["stdio"], first["grpc"] = "running", "kept"
+	if wrong := b.text(fiveWiresSpread(first)); wrong != "" {
+		t.Errorf("after running stdio and gRPC again:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
 }
 
 // TestBrowserConsoleAnswersTheServer: over MCP on stdio, a production

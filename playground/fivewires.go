@@ -22,6 +22,20 @@ import (
 // The frames are written here, in Go, and shown in the page for the
 // reader to edit; static/fivewires.js sends them to the hub (/ws) and
 // shows every byte that crossed, with the time it took.
+//
+// A timing shown to learners is honest: the same work measured, its
+// spread shown. So a Run makes each column's call 1+fiveWiresRuns times,
+// one after another: the first call is shown on its own (it may start a
+// stdio server or open a gRPC connection, which is worth seeing but is
+// not the call), and the page shows the median of the rest with the
+// fastest and the slowest of them.
+
+// fiveWiresRuns is how many calls a column measures after its first. Ten
+// keep a Run of all five columns within a second or two on loopback,
+// while a median of ten is not moved by one slow call (a garbage
+// collection, a busy scheduler), and one such call still shows in the
+// spread. The page reads it from #five-wires[data-runs].
+const fiveWiresRuns = 10
 
 // fiveWiresArgs are the call's arguments, the same on every wire.
 const fiveWiresArgs = `{"text":"read the wire"}`
@@ -38,7 +52,10 @@ type wireColumn struct {
 	Name   string // the protocol, as the column's heading names it
 	Target string // the hub's target
 	// Before are sent first and After last, one after another, and are
-	// not measured: MCP's session lifecycle around its call.
+	// not measured: MCP's session lifecycle around its call. Each call
+	// of a Run has a lifecycle of its own, so that the call goes exactly
+	// as written: "The request ID MUST NOT have been previously used by
+	// the requestor within the same session", and the frame's id is 2.
 	Before []wireStep
 	Call   string // the measured frame: the call itself
 	After  []wireStep
@@ -89,8 +106,8 @@ func fiveWiresColumns(t Targets) []wireColumn {
 			},
 			Call: fiveWiresRequest("POST", mcpPath, mcpHost, slices.Concat(mcpPost, inSession),
 				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"word_count","arguments":`+fiveWiresArgs+`}}`),
-			// Every run opens a session; DELETE ends it, so that runs do not
-			// pile sessions up on the server.
+			// Every call opens a session; DELETE ends it, so that calls do
+			// not pile sessions up on the server.
 			After: []wireStep{
 				{"DELETE", fiveWiresRequest("DELETE", mcpPath, mcpHost, inSession, "")},
 			}},
@@ -154,7 +171,7 @@ func mountFiveWires(mux *http.ServeMux, t Targets) {
 type fiveWiresWords struct {
 	Title   string
 	Intro   string // what the reader is looking at
-	Measure string // what the numbers are
+	Measure string // what the numbers are, and how many calls make them
 	RunAll  string
 	Run     string
 	Frame   string // the label of a column's frame
@@ -166,28 +183,50 @@ type fiveWiresWords struct {
 	OnWireHow string
 	Page      string // the latency the page measured
 	PageHow   string
-	BytesOut  string
-	BytesIn   string
-	Session   string // MCP's totals with the lifecycle, followed by the numbers
-	Bytes     string // the units after a size and a time
-	Ms        string
-	Us        string
-	Running   string
-	Fastest   string            // marks the fastest column
-	Done      string            // followed by the fastest column's name
-	NoneDone  string            // no column answered
-	Closed    string            // the websocket closed during a call
-	NoAnswer  string            // nothing matched in time
-	Exited    string            // the stdio server ended before answering
-	NoSession string            // initialize answered without Mcp-Session-Id
-	Adds      map[string]string // by column: what the framing adds
-	Notes     map[string]string // by column: what to know about its numbers
+	Spread    string // the title of the fastest–slowest range under a median
+	Runs      string // under the numbers: what the median is of
+	LastCall  string // the heading of the bytes shown: the last call's
+	// Warm is the label of the first call, which is not measured, before
+	// its two times, each followed by WarmOnWire and WarmPage.
+	Warm       string
+	WarmOnWire string
+	WarmPage   string
+	WarmBytes  string // the folded bytes of the first call
+	// What the first call included, as the page can tell: a stdio server
+	// it started or found running, a gRPC connection it opened or found
+	// open, or, on the HTTP wires, nothing to start.
+	WarmStarted string
+	WarmRunning string
+	WarmDialed  string
+	WarmKept    string
+	WarmCold    string
+	CallOf      string // "call {i} of {n}", before the error of a call that failed
+	BytesOut    string
+	BytesIn     string
+	Session     string // MCP's totals with the lifecycle, followed by the numbers
+	Bytes       string // the units after a size and a time
+	Ms          string
+	Us          string
+	Running     string
+	Fastest     string            // marks the fastest column
+	Done        string            // followed by the fastest column's name
+	NoneDone    string            // no column answered
+	Closed      string            // the websocket closed during a call
+	NoAnswer    string            // nothing matched in time
+	Exited      string            // the stdio server ended before answering
+	NoSession   string            // initialize answered without Mcp-Session-Id
+	Adds        map[string]string // by column: what the framing adds
+	Notes       map[string]string // by column: what to know about its numbers
 }
 
 // fiveWiresWordsFor returns the page's strings in l. One table for both
 // languages, so that a string added to one is visibly missing from the
 // other.
 func fiveWiresWordsFor(l lang) fiveWiresWords {
+	// Both languages say the number of measured calls with words that
+	// agree with any number above one, so that changing fiveWiresRuns
+	// changes no word around it.
+	n := strconv.Itoa(fiveWiresRuns)
 	switch l {
 	case ru:
 		return fiveWiresWords{
@@ -202,33 +241,50 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Measure: "В каждой колонке видно, какие байты ушли и какие вернулись, в точности (\\r\\n — конец строки CRLF, \\n — одиночный перевод строки), сколько их всего и два времени. " +
 				"«На проводе» меряет сам wirelab по своим отметкам времени: от отправки запроса до чтения последнего байта ответа. " +
 				"«Со страницы» — путь туда и обратно, каким его видит эта страница (performance.now()): к проводу добавляется websocket между страницей и wirelab. " +
-				"«Запустить все» запускает колонки по очереди, чтобы они не мешали друг другу, и отмечает самую быструю на проводе. " +
-				"Времена такого размера меняются от запуска к запуску: прежде чем делать выводы, запустите всё несколько раз. " +
+				"В HTTP, MCP и A2A каждый вызов открывает своё TCP-соединение: время со страницы включает его открытие, а время на проводе отсчитывается, когда оно уже открыто. " +
+				"Времена такого размера меняются от вызова к вызову, поэтому «Запустить» делает вызов, а за ним ещё " + n + " таких же, строго по очереди. " +
+				"Первый показан отдельно, вместе с тем, что в него вошло: он может запустить сервер или открыть соединение, а следующим этого делать уже не нужно. " +
+				"Крупное число — медиана остальных " + n + " вызовов, а под ним самый быстрый и самый медленный из них: один медленный вызов медиану не сдвигает, но в разбросе он всё равно виден. " +
+				"Байты показаны для последнего вызова. " +
+				"«Запустить все» запускает колонки по очереди, чтобы они не мешали друг другу, и отмечает ту, у которой медиана на проводе меньше всех. " +
 				"Любой кадр можно поправить и запустить снова.",
-			RunAll:    "Запустить все",
-			Run:       "Запустить",
-			Frame:     "Кадр",
-			Lifecycle: "Сессия вокруг вызова (не измеряется)",
-			Sent:      "Ушло",
-			Back:      "Вернулось",
-			OnWire:    "На проводе",
-			OnWireHow: "по отметкам времени wirelab: от первого байта запроса до последнего байта ответа",
-			Page:      "Со страницы",
-			PageHow:   "туда и обратно, как видит страница: performance.now() до отправки и при последнем ответе",
-			BytesOut:  "Байт туда",
-			BytesIn:   "Байт обратно",
-			Session:   "Вся сессия, байт туда и обратно:",
-			Bytes:     "Б",
-			Ms:        "мс",
-			Us:        "мкс",
-			Running:   "идёт…",
-			Fastest:   "быстрее всех на проводе",
-			Done:      "Быстрее всех на проводе:",
-			NoneDone:  "Ни один сервер не ответил.",
-			Closed:    "соединение со страницей wirelab закрылось; запустите снова",
-			NoAnswer:  "ответ не пришёл вовремя",
-			Exited:    "сервер завершился, не ответив",
-			NoSession: "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
+			RunAll:      "Запустить все",
+			Run:         "Запустить",
+			Frame:       "Кадр",
+			Lifecycle:   "Сессия вокруг последнего вызова (не измеряется)",
+			Sent:        "Ушло",
+			Back:        "Вернулось",
+			OnWire:      "На проводе",
+			OnWireHow:   "по отметкам времени wirelab: от первого байта запроса до последнего байта ответа",
+			Page:        "Со страницы",
+			PageHow:     "туда и обратно, как видит страница: performance.now() до отправки и при последнем ответе",
+			Spread:      "самый быстрый и самый медленный из " + n + " измеренных вызовов",
+			Runs:        "Медиана " + n + " вызовов после первого; под ней самый быстрый и самый медленный.",
+			LastCall:    "Байты последнего вызова",
+			Warm:        "Первый вызов, не в счёт:",
+			WarmOnWire:  "на проводе",
+			WarmPage:    "со страницы",
+			WarmBytes:   "Его байты",
+			WarmStarted: "Он запустил процесс сервера, и запуск вошёл в его время.",
+			WarmRunning: "Процесс сервера уже работал: он остался от прошлого запуска в этой вкладке.",
+			WarmDialed:  "Он открыл соединение и узнал метод через reflection, и то и другое вошло в его время.",
+			WarmKept:    "Соединение уже было открыто: его сохранил прошлый вызов в этой вкладке.",
+			WarmCold:    "Запускать и открывать здесь нечего; он всё равно показан отдельно, потому что первый вызов может платить и за ещё не прогретые кэши и пути в коде.",
+			CallOf:      "вызов {i} из {n}",
+			BytesOut:    "Байт туда",
+			BytesIn:     "Байт обратно",
+			Session:     "Вся сессия последнего вызова, байт туда и обратно:",
+			Bytes:       "Б",
+			Ms:          "мс",
+			Us:          "мкс",
+			Running:     "идёт…",
+			Fastest:     "самая быстрая медиана на проводе",
+			Done:        "Самая быстрая медиана на проводе:",
+			NoneDone:    "Ни один сервер не ответил.",
+			Closed:      "соединение со страницей wirelab закрылось; запустите снова",
+			NoAnswer:    "ответ не пришёл вовремя",
+			Exited:      "сервер завершился, не ответив",
+			NoSession:   "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
 			Adds: map[string]string{
 				"stdio": "Построчная рамка: сообщение — одна строка JSON, перевод строки её завершает. По id ответ в трубе находит свой запрос.",
 				"http":  "Заголовочная часть HTTP: строка запроса, Host, Content-Type и Content-Length туда, строка статуса и заголовки обратно. Чей ответ, говорит само соединение.",
@@ -237,9 +293,9 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"a2a":   "Сообщение агенту, а не вызов инструмента: агент выбирает навык по тексту, выполняет его как задачу и отвечает задачей: состояние, история и артефакт с результатом.",
 			},
 			Notes: map[string]string{
-				"stdio": "Первый запуск стартует дочерний процесс (wirelab server stdio) с первой строкой, и его запуск входит в это время; следующие запуски идут в тот же процесс.",
-				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Первый запуск узнаёт метод через reflection и открывает соединение, и это входит в его время на проводе; следующие запуски идут по тому же соединению, как у настоящего клиента. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные, и 24 байта преамбулы соединения в первом запуске. В следующих запусках в дампе — кадры с конца предыдущего вызова: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице.",
-				"mcp":   "Измеряется только tools/call. Остальное в свёрнутой части: initialize и notifications/initialized до вызова, DELETE после. SESSION заменяется на id, который вернул initialize.",
+				"stdio": "Если в этой вкладке сервер ещё не запущен, первый вызов стартует дочерний процесс (wirelab server stdio), и время старта входит в этот вызов; измеряемые вызовы идут в тот же процесс.",
+				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Вкладка держит соединение между вызовами, как настоящий клиент: первый вызов во вкладке открывает его и узнаёт метод через reflection, и то и другое входит в его время; измеряемые вызовы идут по тому же соединению. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные (и 24 байта преамбулы соединения в вызове, который его открывает). В дампе измеряемого вызова — кадры с конца предыдущего: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице. Байты первого вызова свёрнуты рядом с его временем.",
+				"mcp":   "Измеряется только tools/call. Каждый вызов идёт в своей сессии, чтобы уйти ровно таким, как в кадре (id запроса нельзя повторять в одной сессии): до него initialize и notifications/initialized, после — DELETE; они в свёрнутой части и не измеряются. SESSION заменяется на id, который вернул initialize.",
 			},
 		}
 	default:
@@ -255,33 +311,50 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Measure: "Each column shows the bytes that went out and came back, exactly (\\r\\n marks a CRLF line end, \\n a bare newline), how many there were, and two times. " +
 				"On the wire is measured by wirelab, from its own timestamps: from sending the request to reading the last byte of the answer. " +
 				"From the page is the round trip this page sees (performance.now()): the wire plus the websocket between the page and wirelab. " +
-				"Run all runs the columns one after another, so that they do not slow each other down, and marks the fastest on the wire. " +
-				"Times this small vary from run to run: run them all a few times before reading much into them. " +
+				"On HTTP, MCP and A2A each call opens a TCP connection of its own: the time from the page includes opening it, the time on the wire starts once it is open. " +
+				"Times this small vary from call to call, so Run makes the call once and then " + n + " more times the same way, strictly one after another. " +
+				"The first is shown apart, with what it included: it may start the server or open the connection, which the later calls need not do. " +
+				"The large number is the median of the other " + n + " calls, and beneath it are the fastest and the slowest of them: one slow call does not move the median, and the range still shows it. " +
+				"The bytes shown are the last call's. " +
+				"Run all runs the columns one after another, so that they do not slow each other down, and marks the one with the fastest median on the wire. " +
 				"Edit any frame and run it again.",
-			RunAll:    "Run all",
-			Run:       "Run",
-			Frame:     "Frame",
-			Lifecycle: "The session around the call (not measured)",
-			Sent:      "Sent",
-			Back:      "Came back",
-			OnWire:    "On the wire",
-			OnWireHow: "wirelab's timestamps: the request's first byte to the answer's last",
-			Page:      "From the page",
-			PageHow:   "the round trip the page sees: performance.now() before sending and at the last answer",
-			BytesOut:  "Bytes out",
-			BytesIn:   "Bytes back",
-			Session:   "The whole session, bytes out and back:",
-			Bytes:     "B",
-			Ms:        "ms",
-			Us:        "µs",
-			Running:   "running…",
-			Fastest:   "fastest on the wire",
-			Done:      "Fastest on the wire:",
-			NoneDone:  "No server answered.",
-			Closed:    "the connection to wirelab closed; run again",
-			NoAnswer:  "no answer came in time",
-			Exited:    "the server exited before answering",
-			NoSession: "initialize answered without Mcp-Session-Id, so there is no session to call in",
+			RunAll:      "Run all",
+			Run:         "Run",
+			Frame:       "Frame",
+			Lifecycle:   "The session around the last call (not measured)",
+			Sent:        "Sent",
+			Back:        "Came back",
+			OnWire:      "On the wire",
+			OnWireHow:   "wirelab's timestamps: the request's first byte to the answer's last",
+			Page:        "From the page",
+			PageHow:     "the round trip the page sees: performance.now() before sending and at the last answer",
+			Spread:      "the fastest and the slowest of the " + n + " measured calls",
+			Runs:        "Median of " + n + " calls after the first; beneath it, the fastest and the slowest.",
+			LastCall:    "The last call's bytes",
+			Warm:        "First call, not counted:",
+			WarmOnWire:  "on the wire",
+			WarmPage:    "from the page",
+			WarmBytes:   "Its bytes",
+			WarmStarted: "It started the server process, and the start is in its time.",
+			WarmRunning: "The server process was already running, left from an earlier run in this tab.",
+			WarmDialed:  "It opened the connection and looked the method up by reflection, and both are in its time.",
+			WarmKept:    "The connection was already open, kept from an earlier call in this tab.",
+			WarmCold:    "Nothing to start or open here; it is kept apart all the same, since a first call may also pay for caches and code paths not yet warm.",
+			CallOf:      "call {i} of {n}",
+			BytesOut:    "Bytes out",
+			BytesIn:     "Bytes back",
+			Session:     "The last call's whole session, bytes out and back:",
+			Bytes:       "B",
+			Ms:          "ms",
+			Us:          "µs",
+			Running:     "running…",
+			Fastest:     "fastest median on the wire",
+			Done:        "Fastest median on the wire:",
+			NoneDone:    "No server answered.",
+			Closed:      "the connection to wirelab closed; run again",
+			NoAnswer:    "no answer came in time",
+			Exited:      "the server exited before answering",
+			NoSession:   "initialize answered without Mcp-Session-Id, so there is no session to call in",
 			Adds: map[string]string{
 				"stdio": "Newline framing: the message is one line of JSON, and the newline ends it. On a pipe, the id is how an answer finds its request.",
 				"http":  "An HTTP head: the request line, Host, Content-Type and Content-Length out; the status line and headers back. The connection says which answer is whose.",
@@ -290,9 +363,9 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"a2a":   "A message to an agent, not a call to a tool: the agent picks the skill from the text, runs it as a task, and answers with the task: its state, the history, and an artifact holding the result.",
 			},
 			Notes: map[string]string{
-				"stdio": "The first run starts the child process (wirelab server stdio) with its first line, so that run's time includes the start; later runs reuse the process.",
-				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The first run looks the method up by reflection and opens the connection, and both are in that run's time on the wire; later runs reuse the connection, as a real client does. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload, and, on the first run, the connection's 24-byte preface. A later run's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table.",
-				"mcp":   "Only tools/call is measured. The rest is folded: initialize and notifications/initialized before the call, DELETE after it. SESSION is replaced with the id initialize returned.",
+				"stdio": "If this tab has no server running yet, the first call starts the child process (wirelab server stdio), and the start is in that call's time; the measured calls go to the same process.",
+				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The tab keeps its connection between calls, as a real client does: the first call in a tab opens it and looks the method up by reflection, and both are in that call's time; the measured calls reuse it. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload (and the connection's 24-byte preface, in the call that opens it). A measured call's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table. The first call's bytes are folded beside its time.",
+				"mcp":   "Only tools/call is measured. Every call runs in a session of its own, so that it goes exactly as the frame shows (a request id may not be used twice in a session): initialize and notifications/initialized before it, DELETE after it, folded away and not measured. SESSION is replaced with the id initialize returned.",
 			},
 		}
 	}

@@ -1,14 +1,20 @@
 package playground
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a-h/templ"
+	"github.com/google/go-cmp/cmp"
 	"github.com/gorilla/websocket"
 
 	"github.com/wirelab/wirelab/protocols/tools"
@@ -55,10 +61,23 @@ func TestFiveWiresPage(t *testing.T) {
 		}
 		want := append(tt.want,
 			`id="five-wires"`, `id="fw-run-all"`, `id="fw-status"`,
+			// The script's count of calls to measure, and its pace.
+			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(framesPerSecond)+`"`,
 			`src="/static/wire.js"`, `src="/static/fivewires.js"`, `href="/static/fivewires.css"`)
 		for _, c := range columns {
 			want = append(want, `id="fw-`+c.Slug+`"`, `data-target="`+c.Target+`"`,
 				">"+templ.EscapeString(c.Call)+"</textarea>")
+			// Every column has the places for the spread under each
+			// median and for the first call, apart.
+			section := body[strings.Index(body, `id="fw-`+c.Slug+`"`):]
+			section = section[:strings.Index(section, "</section>")]
+			for _, place := range []string{`class="fw-wire-latency"`, `class="fw-spread fw-wire-spread"`, `class="fw-page-latency"`,
+				`class="fw-spread fw-page-spread"`, `class="fw-runs"`, `class="fw-warm"`, `class="fw-warm-wire"`, `class="fw-warm-page"`,
+				`class="fw-warm-why"`, `class="fw-warm-result"`, `class="fw-last"`} {
+				if strings.Count(section, place) != 1 {
+					t.Errorf("GET %s: column %s has %d %s, want 1", tt.target, c.Slug, strings.Count(section, place), place)
+				}
+			}
 			for _, s := range append(c.Before, c.After...) {
 				want = append(want, ">"+templ.EscapeString(s.Frame)+"</textarea>")
 			}
@@ -96,15 +115,71 @@ func TestFiveWiresPage(t *testing.T) {
 	}
 }
 
-// fiveWiresExchange sends one frame and returns what came back: the
-// answer line on stdio, the frame dump on gRPC, and on HTTP the raw
-// answer and its parsed head. It fails if the playground had to fix the
-// frame: the page's frames are sent exactly as shown.
-func fiveWiresExchange(t *testing.T, conn *websocket.Conn, id int64, target, frame string) (answer, head string) {
+// TestFiveWiresWords: every string of the page is there in every
+// language, with the same columns' texts, and the placeholders the
+// script fills.
+func TestFiveWiresWords(t *testing.T) {
+	keys := func(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+	english := fiveWiresWordsFor(en)
+	for _, l := range allLangs() {
+		w := fiveWiresWordsFor(l)
+		v := reflect.ValueOf(w)
+		for i := range v.NumField() {
+			if v.Field(i).IsZero() {
+				t.Errorf("%s: %s is empty", l, v.Type().Field(i).Name)
+			}
+		}
+		for slug, s := range w.Adds {
+			if s == "" {
+				t.Errorf("%s: Adds[%s] is empty", l, slug)
+			}
+		}
+		if diff := cmp.Diff(keys(english.Adds), keys(w.Adds)); diff != "" {
+			t.Errorf("%s: the columns of Adds differ from English (-en +%s):\n%s", l, l, diff)
+		}
+		if diff := cmp.Diff(keys(english.Notes), keys(w.Notes)); diff != "" {
+			t.Errorf("%s: the columns of Notes differ from English (-en +%s):\n%s", l, l, diff)
+		}
+		if !strings.Contains(w.CallOf, "{i}") || !strings.Contains(w.CallOf, "{n}") {
+			t.Errorf("%s: CallOf is %q, without {i} and {n} for the script to fill", l, w.CallOf)
+		}
+		// The texts that say how many calls are measured say the number
+		// fiveWiresRuns is.
+		n := strconv.Itoa(fiveWiresRuns)
+		for name, s := range map[string]string{"Measure": w.Measure, "Runs": w.Runs, "Spread": w.Spread} {
+			if !strings.Contains(s, " "+n+" ") {
+				t.Errorf("%s: %s does not say %s calls:\n%s", l, name, n, s)
+			}
+		}
+	}
+}
+
+// fiveWiresAnswer is what came back for one frame: the answer line on
+// stdio, the frame dump on gRPC, and on HTTP the raw answer and its
+// parsed head; and the time on the wire, from the playground's own
+// timestamps, as the page reads it: from the "out" event to the last
+// "in" event of the answer.
+type fiveWiresAnswer struct {
+	text, head string
+	wire       time.Duration
+}
+
+// fiveWiresExchange sends one frame and returns what came back. It fails
+// if the playground had to fix the frame: the page's frames are sent
+// exactly as shown.
+func fiveWiresExchange(t *testing.T, conn *websocket.Conn, id int64, target, frame string) fiveWiresAnswer {
 	t.Helper()
 	send(t, conn, command{Op: "send", ID: id, Target: target, Frame: frame})
 	var raw strings.Builder
-	var out bool
+	var a fiveWiresAnswer
+	var out, in time.Time
+	at := func(ev event) time.Time {
+		when, err := time.Parse(time.RFC3339Nano, ev.At)
+		if err != nil {
+			t.Fatalf("%s: an event's time %q: %v", target, ev.At, err)
+		}
+		return when
+	}
 	next(t, conn, func(ev event) bool {
 		if ev.Op == "error" && ev.ID == id {
 			t.Fatalf("%s: the playground refused the frame: %s", target, ev.Message)
@@ -114,23 +189,26 @@ func fiveWiresExchange(t *testing.T, conn *websocket.Conn, id int64, target, fra
 		}
 		switch {
 		case ev.Dir == "out":
-			out = true
+			out = at(ev)
 		case ev.Kind == "fix":
 			t.Errorf("%s: the playground fixed the frame: %s", target, ev.Text)
 		case ev.Kind == "raw":
 			raw.WriteString(ev.Text)
+			in = at(ev)
 		case ev.Kind == "http-head":
-			head = ev.Text
+			a.head = ev.Text
 		case ev.Dir == "in" && (ev.Kind == "line" || ev.Kind == "grpc"):
-			answer = ev.Text
-			return out
+			a.text = ev.Text
+			in = at(ev)
+			return !out.IsZero()
 		case ev.Kind == "end":
-			answer = raw.String()
+			a.text = raw.String()
 			return true
 		}
 		return false
 	})
-	return answer, head
+	a.wire = in.Sub(out)
+	return a
 }
 
 var (
@@ -143,59 +221,79 @@ var (
 	fiveWiresFrameLine = regexp.MustCompile(`(?m)^(->|<-) (\S+)(?: stream=\d+)? len=(\d+)`)
 )
 
-// TestFiveWiresThroughTheHub sends every column's frames, as the page
-// does, through the hub of a whole playground to the real servers, and
-// finds the count in each answer: "read the wire" is 3 words.
+// TestFiveWiresThroughTheHub makes every column's call as a Run of the
+// page does, through the hub of a whole playground to the real servers:
+// once, then fiveWiresRuns times more, each MCP call in a session of its
+// own, one frame after another at the pace static/fivewires.js keeps
+// (the hub's framesPerSecond), so that none is refused. Each answer
+// holds the count ("read the wire" is 3 words) and a time on the wire;
+// on gRPC, only the first call's dump opens the connection, which is how
+// the page tells what the first call included.
 func TestFiveWiresThroughTheHub(t *testing.T) {
 	targets := liveServers(t)
 	targets.Executable = os.Args[0]
 	srv := fiveWiresPlayground(t, targets)
 	conn := dialPath(t, srv, "/ws")
+	// The page sends one frame per 1/framesPerSecond, and waits for each
+	// answer; so does the test.
+	pace := time.NewTicker(time.Second / framesPerSecond)
+	defer pace.Stop()
 	id := int64(0)
+	exchange := func(t *testing.T, target, frame string) fiveWiresAnswer {
+		t.Helper()
+		<-pace.C
+		id++
+		return fiveWiresExchange(t, conn, id, target, frame)
+	}
 	for _, c := range fiveWiresColumns(targets) {
 		t.Run(c.Slug, func(t *testing.T) {
-			session := ""
-			withSession := func(frame string) string {
-				if session == "" {
-					return frame
-				}
-				return fiveWiresSessionLine.ReplaceAllLiteralString(frame, "Mcp-Session-Id: "+session)
-			}
-			for i, s := range c.Before {
-				id++
-				answer, head := fiveWiresExchange(t, conn, id, c.Target, withSession(s.Frame))
-				if !strings.HasPrefix(answer, "HTTP/1.1 2") {
-					t.Fatalf("%s: %q", s.Name, answer)
-				}
-				if i == 0 {
-					m := fiveWiresSessionHeader.FindStringSubmatch(head)
-					if m == nil {
-						t.Fatalf("%s answered without Mcp-Session-Id:\n%s", s.Name, head)
+			for call := range 1 + fiveWiresRuns {
+				session := ""
+				withSession := func(frame string) string {
+					if session == "" {
+						return frame
 					}
-					session = m[1]
+					return fiveWiresSessionLine.ReplaceAllLiteralString(frame, "Mcp-Session-Id: "+session)
 				}
-			}
-			id++
-			answer, _ := fiveWiresExchange(t, conn, id, c.Target, withSession(c.Call))
-			if !strings.Contains(answer, `"words":3`) {
-				t.Errorf("the answer has no count of 3 words:\n%s", answer)
-			}
-			if c.Target == "grpc" {
-				// static/fivewires.js counts the bytes each way from the
-				// dump's frame lines (http2Bytes), with this expression.
-				frames := fiveWiresFrameLine.FindAllStringSubmatch(answer, -1)
-				dirs := map[string]int{}
-				for _, f := range frames {
-					dirs[f[1]]++
+				for i, s := range c.Before {
+					a := exchange(t, c.Target, withSession(s.Frame))
+					if !strings.HasPrefix(a.text, "HTTP/1.1 2") {
+						t.Fatalf("call %d, %s: %q", call, s.Name, a.text)
+					}
+					if i == 0 {
+						m := fiveWiresSessionHeader.FindStringSubmatch(a.head)
+						if m == nil {
+							t.Fatalf("call %d: %s answered without Mcp-Session-Id:\n%s", call, s.Name, a.head)
+						}
+						session = m[1]
+					}
 				}
-				if len(frames) == 0 || frames[0][2] != "PREFACE" || frames[0][3] != "24" || dirs["->"] < 3 || dirs["<-"] < 3 {
-					t.Errorf("the gRPC dump is not in the form the page counts bytes from (%q):\n%s", frames, answer)
+				a := exchange(t, c.Target, withSession(c.Call))
+				if !strings.Contains(a.text, `"words":3`) {
+					t.Errorf("call %d: the answer has no count of 3 words:\n%s", call, a.text)
 				}
-			}
-			for _, s := range c.After {
-				id++
-				if answer, _ := fiveWiresExchange(t, conn, id, c.Target, withSession(s.Frame)); !strings.HasPrefix(answer, "HTTP/1.1 2") {
-					t.Errorf("%s: %q", s.Name, answer)
+				if a.wire <= 0 {
+					t.Errorf("call %d: the answer came back %v after the call went out; want a time after it", call, a.wire)
+				}
+				if c.Target == "grpc" {
+					// static/fivewires.js counts the bytes each way from the
+					// dump's frame lines (http2Bytes), with this expression,
+					// and takes a preface to mean the call opened the
+					// connection.
+					frames := fiveWiresFrameLine.FindAllStringSubmatch(a.text, -1)
+					dirs := map[string]int{}
+					for _, f := range frames {
+						dirs[f[1]]++
+					}
+					opened := len(frames) > 0 && frames[0][2] == "PREFACE" && frames[0][3] == "24"
+					if len(frames) == 0 || dirs["->"] < 2 || dirs["<-"] < 2 || opened != (call == 0) {
+						t.Errorf("call %d: the gRPC dump is not in the form the page reads (%q; a preface only in the first call's):\n%s", call, frames, a.text)
+					}
+				}
+				for _, s := range c.After {
+					if a := exchange(t, c.Target, withSession(s.Frame)); !strings.HasPrefix(a.text, "HTTP/1.1 2") {
+						t.Errorf("call %d, %s: %q", call, s.Name, a.text)
+					}
 				}
 			}
 		})

@@ -10,17 +10,33 @@
 //   from the page  performance.now() just before the frame is handed to
 //                  the websocket, to the arrival of that last "in" event
 //
-// MCP's column runs the session around its call, initialize and
+// A Run makes the call 1 + runs times (runs is #five-wires[data-runs],
+// fiveWiresRuns in playground/fivewires.go), each after the one before
+// has ended, so that no call slows another down. The first call is shown
+// apart, with its two times and what it included: starting the stdio
+// server, opening the gRPC connection, or nothing. The others are the
+// measurement: the column shows their median, large, and beneath it the
+// fastest and the slowest, for both times. The bytes shown are the last
+// call's.
+//
+// MCP's column runs the session around each call, initialize and
 // notifications/initialized before and DELETE after, and measures only
 // the call. Run all runs the columns one after another, never at once,
-// so that no call slows another down, then marks the fastest on the
-// wire.
+// then marks the one with the fastest median on the wire.
 //
 // What a browser test can read: #five-wires[data-state] is "running"
 // during Run all and "done" after, with data-fastest naming the fastest
 // column; each section.fw-col has data-state (idle, running, done,
-// failed), and its dd.fw-wire-latency[data-ns], dd.fw-page-latency
-// [data-ms], dd.fw-bytes-out[data-bytes] and dd.fw-bytes-in[data-bytes].
+// failed), and its
+//
+//   dd.fw-wire-latency[data-ns]     the median on the wire, in ns
+//   dd.fw-wire-spread[data-min-ns][data-max-ns][data-runs]
+//   dd.fw-page-latency[data-ms]     the median from the page, in ms
+//   dd.fw-page-spread[data-min-ms][data-max-ms][data-runs]
+//   .fw-warm[data-why]              the first call: started, running
+//                                   (stdio), dialed, kept (gRPC), cold
+//   .fw-warm-wire[data-ns], .fw-warm-page[data-ms]   its times
+//   dd.fw-bytes-out[data-bytes], dd.fw-bytes-in[data-bytes]   the last call's
 (function () {
   "use strict";
 
@@ -28,6 +44,7 @@
   if (!root) return;
   const words = root.dataset; // the page's strings, in its language
   const lang = document.documentElement.lang || "en";
+  const runs = Number(words.runs); // calls measured after the first, per column
   const columns = Array.from(root.querySelectorAll(".fw-col"));
   const runAllButton = document.getElementById("fw-run-all");
   const status = document.getElementById("fw-status");
@@ -40,12 +57,27 @@
   const stdioPatience = 15000;
   const exchangePatience = 65000;
 
+  // frameGap is the least time, in ms, between two frames this page
+  // sends: the playground takes at most data-frame-rate frames a second
+  // from a tab and refuses the rest, and a Run sends dozens. Frames sent
+  // evenly at that rate never spend the playground's burst, and the wait
+  // falls between calls, before a call's clock starts.
+  const frameGap = 1000 / Number(words.frameRate);
+  let lastSent = -Infinity; // performance.now() when the last frame went
+
   const wire = new WireSocket();
   const pending = new Map(); // frame id -> the exchange waiting for its events
   const lineWaiters = new Map(); // stdio target -> the exchange waiting for its answer line
   wire.listen(route);
 
-  let busy = 0; // runs in progress, a column's or Run all's; Run all is off while any is
+  let busy = 0; // runs in progress, a column's or Run all's; every Run is off while any is
+
+  // stdioUp tells whether this tab's stdio server is running, as far as
+  // the page has seen: a call on it was answered since the websocket
+  // opened, and it has not exited since. The playground starts the
+  // server on the first line it is sent, so a first call made while
+  // stdioUp is false started it.
+  let stdioUp = false;
 
   // ready resolves once the websocket is open (a closed one is said in
   // the page's language).
@@ -58,7 +90,7 @@
   // exchange sends one frame to target and resolves, never rejects, with
   // what crossed: {ok, error, out, ins, notes, wireNs, pageMs}.
   function exchange(target, frame) {
-    return ready().then(() => new Promise((resolve) => {
+    return ready().then(pace).then(() => new Promise((resolve) => {
       const x = {
         target: target,
         id: 0,
@@ -80,6 +112,7 @@
         resolve(result(x, error || ""));
       };
       x.t0 = performance.now();
+      lastSent = x.t0;
       x.id = wire.send({ op: "send", target: target, frame: frame });
       pending.set(x.id, x);
       if (target === "stdio") lineWaiters.set(target, x);
@@ -87,10 +120,19 @@
     }), (err) => result({ out: null, ins: [], notes: [], t0: 0 }, err.message));
   }
 
+  // pace resolves once frameGap has passed since the last frame went.
+  function pace() {
+    const wait = lastSent + frameGap - performance.now();
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+  }
+
   // route hands a message from the playground to the exchange it belongs
   // to: by id, or, for a line a stdio child wrote (lines carry no id), to
   // the exchange waiting on that target.
   function route(msg) {
+    // A new websocket is a new session, whose stdio server starts afresh.
+    if (msg.op === "hello" || msg.op === "closed") stdioUp = false;
+    if (msg.op === "event" && msg.target === "stdio" && msg.kind === "exit") stdioUp = false;
     if (msg.op === "closed") {
       for (const x of Array.from(pending.values())) x.finish(words.closed);
       return;
@@ -276,21 +318,35 @@
     }
   }
 
-  function setNumber(col, cls, text, key, value) {
-    const dd = col.querySelector(cls);
-    dd.textContent = text;
-    if (value === null) delete dd.dataset[key];
-    else dd.dataset[key] = String(value);
+  // setNumber writes a number into the element el, as text for the
+  // reader and as data- attributes for a test: attrs maps a dataset key
+  // to its value, and null takes the attribute away.
+  function setNumber(el, text, attrs) {
+    el.textContent = text;
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null) delete el.dataset[key];
+      else el.dataset[key] = String(value);
+    }
   }
 
   // clear empties a column before a run: running again replaces its results.
   function clear(col) {
-    setNumber(col, ".fw-wire-latency", "—", "ns", null);
-    setNumber(col, ".fw-page-latency", "—", "ms", null);
-    setNumber(col, ".fw-bytes-out", "—", "bytes", null);
-    setNumber(col, ".fw-bytes-in", "—", "bytes", null);
+    setNumber(col.querySelector(".fw-wire-latency"), "—", { ns: null });
+    setNumber(col.querySelector(".fw-wire-spread"), "", { minNs: null, maxNs: null, runs: null });
+    setNumber(col.querySelector(".fw-page-latency"), "—", { ms: null });
+    setNumber(col.querySelector(".fw-page-spread"), "", { minMs: null, maxMs: null, runs: null });
+    setNumber(col.querySelector(".fw-bytes-out"), "—", { bytes: null });
+    setNumber(col.querySelector(".fw-bytes-in"), "—", { bytes: null });
+    col.querySelector(".fw-runs").hidden = true;
+    const warm = col.querySelector(".fw-warm");
+    warm.hidden = true;
+    delete warm.dataset.why;
+    setNumber(warm.querySelector(".fw-warm-wire"), "—", { ns: null });
+    setNumber(warm.querySelector(".fw-warm-page"), "—", { ms: null });
+    warm.querySelector(".fw-warm-why").textContent = "";
+    col.querySelector(".fw-last").hidden = true;
     const empty = { ok: false, error: "", out: null, ins: [], notes: [] };
-    for (const place of col.querySelectorAll(".fw-result, .fw-step-result")) showExchange(place, empty, col.dataset.target);
+    for (const place of col.querySelectorAll(".fw-result, .fw-step-result, .fw-warm-result")) showExchange(place, empty, col.dataset.target);
     const error = col.querySelector(".fw-error");
     error.hidden = true;
     error.textContent = "";
@@ -326,57 +382,132 @@
     return "";
   }
 
-  // runColumn runs a column's exchanges in order, shows them, and
-  // resolves with the call's result, or null when it was not made.
-  async function runColumn(col) {
+  // once makes a column's call one time, with the session steps around
+  // it, and resolves with {call, steps, error}: the call's result (null
+  // when it was not made), each step with its result, in order, and why
+  // the call failed ("" when it did not).
+  async function once(col) {
     const target = col.dataset.target;
-    clear(col);
-    col.dataset.state = "running";
     const steps = (when) => Array.from(col.querySelectorAll('.fw-step[data-when="' + when + '"]'));
-    const all = []; // every exchange of the column, for the session's totals
+    const done = [];
     let session = "";
     for (const [i, step] of steps("before").entries()) {
       const r = await exchange(target, withSession(step.querySelector(".fw-frame").value, session));
-      showExchange(step.querySelector(".fw-step-result"), r, target);
-      all.push(r);
-      if (!r.ok) {
-        fail(col, step.dataset.step + ": " + (r.error || words.noAnswer));
-        return null;
-      }
+      done.push({ step: step, r: r });
+      if (!r.ok) return { call: null, steps: done, error: step.dataset.step + ": " + (r.error || words.noAnswer) };
       // The first exchange opens the session.
       if (i === 0) {
         session = sessionOf(r);
-        if (session === "") {
-          fail(col, words.noSession);
-          return null;
-        }
+        if (session === "") return { call: null, steps: done, error: words.noSession };
       }
     }
     const call = await exchange(target, withSession(col.querySelector(".fw-call").value, session));
-    all.push(call);
-    showExchange(col.querySelector(".fw-result"), call, target);
-    const t = totals(call, target);
-    if (call.wireNs !== null) setNumber(col, ".fw-wire-latency", duration(call.wireNs), "ns", call.wireNs);
-    if (call.pageMs !== null) setNumber(col, ".fw-page-latency", duration(call.pageMs * 1e6), "ms", call.pageMs.toFixed(3));
-    if (t.out !== null) setNumber(col, ".fw-bytes-out", bytes(t.out), "bytes", t.out);
-    if (t.in !== null) setNumber(col, ".fw-bytes-in", bytes(t.in), "bytes", t.in);
+    // The steps after the call end the session, whatever the call did.
     for (const step of steps("after")) {
       const r = await exchange(target, withSession(step.querySelector(".fw-frame").value, session));
-      showExchange(step.querySelector(".fw-step-result"), r, target);
-      all.push(r);
+      done.push({ step: step, r: r });
     }
+    return { call: call, steps: done, error: call.ok ? "" : call.error || words.noAnswer };
+  }
+
+  // showOnce shows what crossed in one call of a column: the call's bytes
+  // and the session's, with their totals.
+  function showOnce(col, o) {
+    const target = col.dataset.target;
+    for (const { step, r } of o.steps) showExchange(step.querySelector(".fw-step-result"), r, target);
+    col.querySelector(".fw-last").hidden = o.call === null;
+    if (o.call === null) return;
+    showExchange(col.querySelector(".fw-result"), o.call, target);
+    const t = totals(o.call, target);
+    if (t.out !== null) setNumber(col.querySelector(".fw-bytes-out"), bytes(t.out), { bytes: t.out });
+    if (t.in !== null) setNumber(col.querySelector(".fw-bytes-in"), bytes(t.in), { bytes: t.in });
     const total = col.querySelector(".fw-session-total");
     if (total !== null) {
+      const all = o.steps.map((s) => s.r).concat([o.call]);
       const sum = all.map((r) => totals(r, target)).reduce((a, b) => ({ out: a.out + (b.out || 0), in: a.in + (b.in || 0) }), { out: 0, in: 0 });
       total.textContent = words.session + " " + bytes(sum.out) + " / " + bytes(sum.in);
       total.hidden = false;
     }
-    if (!call.ok) {
-      fail(col, call.error || words.noAnswer);
-      return null;
+  }
+
+  // showFirst shows the first call of a run apart from the others, with
+  // what it included. stdioWasUp is stdioUp before the call was sent.
+  function showFirst(col, r, stdioWasUp) {
+    const target = col.dataset.target;
+    const warm = col.querySelector(".fw-warm");
+    let why = "cold";
+    if (target === "stdio") why = stdioWasUp ? "running" : "started";
+    // The dump of a call that opened the connection starts with the
+    // client's preface; a call on a kept connection has none.
+    if (target === "grpc") why = /^-> PREFACE /m.test(back(r, target).text) ? "dialed" : "kept";
+    warm.dataset.why = why;
+    warm.querySelector(".fw-warm-why").textContent = words["warm" + why[0].toUpperCase() + why.slice(1)];
+    if (r.wireNs !== null) setNumber(warm.querySelector(".fw-warm-wire"), duration(r.wireNs), { ns: r.wireNs });
+    if (r.pageMs !== null) setNumber(warm.querySelector(".fw-warm-page"), duration(r.pageMs * 1e6), { ms: r.pageMs.toFixed(3) });
+    showExchange(warm.querySelector(".fw-warm-result"), r, target);
+    warm.hidden = false;
+  }
+
+  // spread sums up the measured calls' times: the median, and the fastest
+  // and the slowest. The median, not the mean, because one slow call (a
+  // garbage collection, a busy scheduler) pulls a mean of ten far off and
+  // a median hardly at all. The fastest and the slowest, not p10 and p90,
+  // because of ten calls p10 and p90 are only the second fastest and the
+  // second slowest: a cut that claims more than ten samples can tell, and
+  // that would hide the one slow call a learner ought to see.
+  function spread(values) {
+    const v = values.filter((x) => x !== null).sort((a, b) => a - b);
+    if (v.length === 0) return null;
+    const mid = Math.floor(v.length / 2);
+    const median = v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    return { median: median, min: v[0], max: v[v.length - 1], n: v.length };
+  }
+
+  // callOf names call i of n in the page's language.
+  function callOf(i, n) {
+    return words.callOf.replace("{i}", String(i)).replace("{n}", String(n));
+  }
+
+  // runColumn makes the column's call 1 + runs times, one after another,
+  // shows the first apart and the others' median and spread, and resolves
+  // with the median on the wire in ns, or null when a call failed.
+  // progress is told the number of each call as it starts.
+  async function runColumn(col, progress) {
+    const target = col.dataset.target;
+    clear(col);
+    col.dataset.state = "running";
+    const measured = [];
+    for (let i = 0; i <= runs; i++) {
+      progress(i + 1, runs + 1);
+      const stdioWasUp = stdioUp;
+      const o = await once(col);
+      if (target === "stdio" && o.call !== null && o.call.ok) stdioUp = true;
+      if (o.error !== "") {
+        showOnce(col, o);
+        fail(col, callOf(i + 1, runs + 1) + ": " + o.error);
+        return null;
+      }
+      if (i === 0) showFirst(col, o.call, stdioWasUp);
+      else measured.push(o.call);
+      if (i === runs) showOnce(col, o);
     }
+    const wire = spread(measured.map((r) => r.wireNs));
+    if (wire !== null) {
+      setNumber(col.querySelector(".fw-wire-latency"), duration(wire.median), { ns: Math.round(wire.median) });
+      setNumber(col.querySelector(".fw-wire-spread"), duration(wire.min) + " – " + duration(wire.max), { minNs: wire.min, maxNs: wire.max, runs: wire.n });
+    }
+    const page = spread(measured.map((r) => r.pageMs));
+    if (page !== null) {
+      setNumber(col.querySelector(".fw-page-latency"), duration(page.median * 1e6), { ms: page.median.toFixed(3) });
+      setNumber(col.querySelector(".fw-page-spread"), duration(page.min * 1e6) + " – " + duration(page.max * 1e6), {
+        minMs: page.min.toFixed(3),
+        maxMs: page.max.toFixed(3),
+        runs: page.n,
+      });
+    }
+    col.querySelector(".fw-runs").hidden = false;
     col.dataset.state = "done";
-    return call;
+    return wire === null ? null : wire.median;
   }
 
   function clearFastest() {
@@ -387,27 +518,36 @@
     }
   }
 
+  // updateButtons turns every Run off while any run is under way: two
+  // runs at once would time each other's load.
   function updateButtons() {
     runAllButton.disabled = busy > 0;
-    for (const col of columns) {
-      col.querySelector(".fw-run").disabled = root.dataset.state === "running" || col.dataset.state === "running";
-    }
+    for (const col of columns) col.querySelector(".fw-run").disabled = busy > 0;
+  }
+
+  // progressOf writes, in the status line, which call of which column is
+  // under way.
+  function progressOf(col) {
+    const name = col.querySelector(".fw-name").textContent;
+    return (i, n) => {
+      status.textContent = name + ": " + words.running + " " + i + "/" + n;
+    };
   }
 
   // runOne is a column's own Run: the other columns keep their results,
   // but the mark of the fastest is taken away, since it compared runs
   // made together.
   async function runOne(col) {
-    if (col.dataset.state === "running" || root.dataset.state === "running") return;
+    if (busy > 0) return;
     clearFastest();
-    status.textContent = "";
     busy++;
     col.dataset.state = "running";
     updateButtons();
     try {
-      await runColumn(col);
+      await runColumn(col, progressOf(col));
     } finally {
       busy--;
+      status.textContent = "";
       updateButtons();
     }
   }
@@ -420,18 +560,15 @@
     updateButtons();
     const results = [];
     try {
-      for (const col of columns) {
-        status.textContent = col.querySelector(".fw-name").textContent + ": " + words.running;
-        results.push({ col: col, r: await runColumn(col) });
-      }
+      for (const col of columns) results.push({ col: col, wireNs: await runColumn(col, progressOf(col)) });
     } finally {
       busy--;
       root.dataset.state = "done";
       updateButtons();
     }
     let best = null;
-    for (const { col, r } of results) {
-      if (r !== null && r.wireNs !== null && (best === null || r.wireNs < best.r.wireNs)) best = { col: col, r: r };
+    for (const r of results) {
+      if (r.wireNs !== null && (best === null || r.wireNs < best.wireNs)) best = r;
     }
     if (best === null) {
       status.textContent = words.noneDone;
@@ -440,7 +577,7 @@
     best.col.classList.add("fw-fastest");
     best.col.querySelector(".fw-badge").hidden = false;
     root.dataset.fastest = best.col.dataset.wire;
-    status.textContent = words.done + " " + best.col.querySelector(".fw-name").textContent + " (" + duration(best.r.wireNs) + ")";
+    status.textContent = words.done + " " + best.col.querySelector(".fw-name").textContent + " (" + duration(best.wireNs) + ")";
   }
 
   runAllButton.addEventListener("click", runAll);
