@@ -155,9 +155,12 @@ func splitCommandLine(line string) ([]string, error) {
 				return nil, fmt.Errorf("the command line ends with a backslash, which escapes nothing: %q", line)
 			}
 			i++
-			if line[i] != '\n' { // backslash-newline joins two lines
-				word.WriteByte(line[i])
+			if line[i] == '\n' {
+				// Backslash-newline joins two lines and is no part of
+				// any word: "a \\\n  b" is two words, as in a shell.
+				continue
 			}
+			word.WriteByte(line[i])
 			inWord = true
 		case '\'':
 			end := strings.IndexByte(line[i+1:], '\'')

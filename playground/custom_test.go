@@ -39,6 +39,10 @@ func TestSplitCommandLine(t *testing.T) {
 		{line: `$HOME ~ *.py | wc > out`, want: []string{"$HOME", "~", "*.py", "|", "wc", ">", "out"}},
 		// A backslash-newline joins lines.
 		{line: "a \\\nb", want: []string{"a", "b"}},
+		// A command pasted over several lines: no empty word between.
+		{line: "python3 server.py \\\n  --flag x", want: []string{"python3", "server.py", "--flag", "x"}},
+		{line: "0 \\\n", want: []string{"0"}},
+		{line: "a\\\nb", want: []string{"ab"}},
 		{line: "python3 'my server.py", err: "unbalanced single quote at byte 8"},
 		{line: `say "hi`, err: "unbalanced double quote at byte 4"},
 		{line: `say "hi\"`, err: "unbalanced double quote"},

@@ -153,7 +153,7 @@ type hub struct {
 	upgrader websocket.Upgrader
 	ctx      context.Context // ends every session and follower, at close
 	stop     context.CancelFunc
-	wg       sync.WaitGroup // counts sessions and followers
+	wg       sync.WaitGroup // counts sessions, followers and grades (hold)
 
 	// frameRate and frameBurst are the token bucket of every tab: the
 	// constants framesPerSecond and frameBurst, raised only by benchmarks,
