@@ -231,14 +231,13 @@ func exchangeFrom(conns []connBytes, path string) *Exchange {
 	var e *Exchange
 	var carrier *recordedConn
 	for _, b := range conns {
-		sent, recv := readFrames(ClientToServer, b.sent), readFrames(ServerToClient, b.recv)
-		if b.conn != nil { // nil only for bytes made by hand in tests, a connection's first
-			// Every connection's header blocks are decoded, the call's
-			// or not, so that its HPACK tables stay in step for the next
-			// call.
-			b.conn.hpack.decode(sent)
-			b.conn.hpack.decode(recv)
+		// Every connection's header blocks are decoded, the call's or
+		// not, so that its HPACK tables stay in step for the next call.
+		var sentHeaders, recvHeaders *headerDecoder // fresh, for bytes made by hand in tests
+		if b.conn != nil {
+			sentHeaders, recvHeaders = b.conn.sentHeaders, b.conn.recvHeaders
 		}
+		sent, recv := readFrames(ClientToServer, b.sent, sentHeaders), readFrames(ServerToClient, b.recv, recvHeaders)
 		frames := mergeFrames(sent, recv)
 		for _, f := range frames {
 			if f.Dir == ClientToServer && f.Type == "HEADERS" && header(f.Headers, ":path") == path {

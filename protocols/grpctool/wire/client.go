@@ -1,14 +1,10 @@
 package wire
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 
-	"golang.org/x/net/http2"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
@@ -154,99 +150,4 @@ func (c *Client) conn() (*grpc.ClientConn, *recording, error) {
 		c.cc, c.rec = cc, rec
 	}
 	return c.cc, c.rec, nil
-}
-
-// headerTables follow the HPACK state of one connection, a decoder for
-// each direction, from its first header block to its last.
-//
-// readFrames decodes the header blocks of the bytes it is given with a
-// fresh decoder, which is right for a connection's first capture and
-// wrong for any later one: a later call's HEADERS refer to table entries
-// that earlier calls added. So every capture of a Client decodes its
-// header blocks again here, with decoders that have seen every block
-// before them.
-type headerTables struct {
-	dec map[Direction]*headerDecoder
-}
-
-// decode decodes the header blocks of frames, which went one way and
-// follow the frames the previous capture took, and puts the fields in the
-// frames that opened the blocks.
-func (t *headerTables) decode(frames []sequencedFrame) {
-	if len(frames) == 0 {
-		return
-	}
-	dir := frames[0].Dir
-	if t.dec == nil {
-		t.dec = map[Direction]*headerDecoder{}
-	}
-	hd := t.dec[dir]
-	if hd == nil {
-		hd = newHeaderDecoder()
-		t.dec[dir] = hd
-	}
-	var block []byte // the header block being collected
-	opener := -1     // index of the frame that opened it
-	for i := range frames {
-		f := &frames[i].Frame
-		switch f.Type {
-		case "HEADERS", "PUSH_PROMISE":
-			block, opener = nil, i
-		case "CONTINUATION":
-		default:
-			continue
-		}
-		block = append(block, fragment(f)...)
-		if !slices.Contains(f.Flags, "END_HEADERS") || opener < 0 {
-			continue
-		}
-		first := &frames[opener].Frame
-		var problem string
-		first.Headers, problem = hd.decode(block)
-		first.Detail = blockDetail(first)
-		if problem != "" {
-			first.Detail = strings.TrimSpace(first.Detail + " HPACK: " + problem)
-		}
-		block, opener = nil, -1
-	}
-}
-
-// fragment returns the header block fragment of a HEADERS, PUSH_PROMISE
-// or CONTINUATION frame: its payload without padding and without the
-// fields that come before the fragment (RFC 9113 sections 6.2, 6.6, 6.10).
-func fragment(f *Frame) []byte {
-	p := f.Bytes[frameHeaderLen:]
-	if slices.Contains(f.Flags, "PADDED") {
-		if len(p) == 0 || int(p[0]) >= len(p) {
-			return nil
-		}
-		p = p[1 : len(p)-int(p[0])]
-	}
-	skip := 0
-	switch {
-	case f.Type == "HEADERS" && slices.Contains(f.Flags, "PRIORITY"):
-		skip = 5 // stream dependency and weight
-	case f.Type == "PUSH_PROMISE":
-		skip = 4 // the promised stream
-	}
-	if len(p) < skip {
-		return nil
-	}
-	return p[skip:]
-}
-
-// blockDetail is the Detail readFrames gives a frame that opens a header
-// block, which is not about HPACK: a HEADERS frame's priority, a
-// PUSH_PROMISE's promised stream.
-func blockDetail(f *Frame) string {
-	if f.Type == "HEADERS" && !slices.Contains(f.Flags, "PRIORITY") {
-		return "" // the usual case, and the one to make cheap
-	}
-	fr := http2.NewFramer(nil, bytes.NewReader(f.Bytes))
-	fr.SetMaxReadFrameSize(1<<24 - 1)
-	got, err := fr.ReadFrame()
-	if err != nil {
-		return ""
-	}
-	return detail(got)
 }

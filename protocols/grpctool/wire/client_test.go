@@ -245,11 +245,9 @@ func TestHeaderTables(t *testing.T) {
 		}
 		return []chunk{{int(stream), slices.Clone(wire.Bytes())}}
 	}
-	var tables headerTables
-	first := readFrames(ClientToServer, writeHeaders(1, "x-lesson", "tables", "x-call", "1"))
-	tables.decode(first)
-	later := readFrames(ClientToServer, writeHeaders(3, "x-lesson", "tables", "x-call", "2"))
-	tables.decode(later)
+	hd := newHeaderDecoder() // the direction's, kept between captures
+	first := readFrames(ClientToServer, writeHeaders(1, "x-lesson", "tables", "x-call", "1"), hd)
+	later := readFrames(ClientToServer, writeHeaders(3, "x-lesson", "tables", "x-call", "2"), hd)
 	want := []HeaderField{{"x-lesson", "tables"}, {"x-call", "2"}}
 	if diff := cmp.Diff(want, later[0].Headers); diff != "" {
 		t.Errorf("the later block (-want +got):\n%s", diff)

@@ -59,14 +59,18 @@ type sequencedFrame struct {
 	Frame
 }
 
-// readFrames parses the bytes that went one way on one connection.
+// readFrames parses the bytes that went one way on one connection, with
+// hd, the decoder of that direction's header blocks.
 //
 // Header blocks are compressed with HPACK, whose dynamic table is shared
 // by every header block sent in the same direction on the connection: a
 // header sent once can be sent again as a one-byte index. So one decoder
 // reads the whole direction, in order, and a block cannot be decoded
-// without the blocks before it.
-func readFrames(dir Direction, chunks []chunk) []sequencedFrame {
+// without the blocks before it: a connection kept between calls (Client)
+// keeps its decoders too, and a later call's HEADERS, a few bytes of
+// table indexes, decode against what earlier calls added. A nil hd is a
+// fresh decoder, for bytes that begin a connection.
+func readFrames(dir Direction, chunks []chunk, hd *headerDecoder) []sequencedFrame {
 	var data []byte
 	for _, c := range chunks {
 		data = append(data, c.data...)
@@ -95,7 +99,9 @@ func readFrames(dir Direction, chunks []chunk) []sequencedFrame {
 	r := bytes.NewReader(data[off:])
 	fr := http2.NewFramer(io.Discard, r)
 	fr.SetMaxReadFrameSize(maxFrameLen)
-	hd := newHeaderDecoder()
+	if hd == nil {
+		hd = newHeaderDecoder()
+	}
 	var block []byte // the header block being collected from HEADERS and CONTINUATION frames
 	blockFrame := -1 // index in frames of the frame that opened it
 	for {

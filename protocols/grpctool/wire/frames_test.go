@@ -202,7 +202,7 @@ func TestFrameAcrossChunks(t *testing.T) {
 	c3 := client.chunk(3)
 	s4 := chunk{seq: 4, data: ping[5:]}
 
-	got := summary(mergeFrames(readFrames(ClientToServer, []chunk{c1, c3}), readFrames(ServerToClient, []chunk{s2, s4})))
+	got := summary(mergeFrames(readFrames(ClientToServer, []chunk{c1, c3}, nil), readFrames(ServerToClient, []chunk{s2, s4}, nil)))
 	want := []string{
 		`-> PREFACE 0 [] "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"`,
 		"<- PING 0 [] data=0102030405060708",
@@ -234,7 +234,7 @@ func TestCutShort(t *testing.T) {
 		{"in the header", 15, "<- UNREADABLE 0 [] cut short: 5 bytes, less than a 9-byte frame header"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := summary(mergeFrames(nil, readFrames(ServerToClient, []chunk{{seq: 1, data: data[:len(data)-tt.cut]}})))
+			got := summary(mergeFrames(nil, readFrames(ServerToClient, []chunk{{seq: 1, data: data[:len(data)-tt.cut]}}, nil)))
 			if diff := cmp.Diff(append(whole, tt.want), got); diff != "" {
 				t.Errorf("frames (-want +got):\n%s", diff)
 			}

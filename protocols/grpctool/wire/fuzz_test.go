@@ -59,7 +59,7 @@ func FuzzFrames(f *testing.F) {
 		if fromServer {
 			dir = ServerToClient
 		}
-		frames := readFrames(dir, []chunk{{seq: 1, data: data}})
+		frames := readFrames(dir, []chunk{{seq: 1, data: data}}, nil)
 		var joined []byte
 		for _, fr := range frames {
 			joined = append(joined, fr.Bytes...)

@@ -177,7 +177,7 @@ func TestHeaderListLimit(t *testing.T) {
 	next := server.block("grpc-status", "0", "x-big", big)
 	server.check(server.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: next, EndHeaders: true, EndStream: true}))
 
-	frames := readFrames(ServerToClient, []chunk{server.chunk(1)})
+	frames := readFrames(ServerToClient, []chunk{server.chunk(1)}, nil)
 	field := hpack.HeaderField{Name: "x-big", Value: big}
 	kept := maxHeaderList / int(field.Size())
 	if got := len(frames[0].Headers); got != kept {
@@ -200,7 +200,7 @@ func TestHeaderStringLimit(t *testing.T) {
 	server.check(server.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: server.block("x-long", strings.Repeat("y", maxHeaderList+1)), EndHeaders: true}))
 	server.check(server.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: server.block("grpc-status", "0"), EndHeaders: true, EndStream: true}))
 
-	got := summary(mergeFrames(nil, readFrames(ServerToClient, []chunk{server.chunk(1)})))
+	got := summary(mergeFrames(nil, readFrames(ServerToClient, []chunk{server.chunk(1)}, nil)))
 	want := []string{
 		"<- HEADERS 1 [END_HEADERS] HPACK: hpack: string too long",
 		"<- HEADERS 1 [END_STREAM END_HEADERS] HPACK: not decoded: an earlier block failed (hpack: string too long), so the table it refers to is unknown",

@@ -97,16 +97,16 @@ type recordedConn struct {
 	ended bool
 	calls int // captures that found their call on this connection
 
-	// hpack follows the header compression of both directions from the
-	// connection's first byte; only the capture that holds the Client's
-	// lock uses it.
-	hpack headerTables
+	// sentHeaders and recvHeaders follow the header compression of each
+	// direction from the connection's first byte (readFrames); only the
+	// capture that holds the Client's lock uses them.
+	sentHeaders, recvHeaders *headerDecoder
 }
 
 func (r *recording) wrap(conn net.Conn) net.Conn {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c := &recordedConn{Conn: conn, rec: r, opened: time.Now()}
+	c := &recordedConn{Conn: conn, rec: r, opened: time.Now(), sentHeaders: newHeaderDecoder(), recvHeaders: newHeaderDecoder()}
 	r.conns = append(r.conns, c)
 	return c
 }
