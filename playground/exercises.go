@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -457,27 +456,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func jsonError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
-}
-
-// hold counts a piece of work, such as a grade, among those close waits
-// for, and returns the context it runs in: parent's, ended as well when
-// the hub closes. release ends the context and the count. A hub that is
-// closing holds nothing new (ok is false). The count is taken under mu
-// after checking ctx, as close requires.
-func (h *hub) hold(parent context.Context) (ctx context.Context, release func(), ok bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.ctx.Err() != nil {
-		return nil, nil, false
-	}
-	h.wg.Add(1)
-	ctx, cancel := context.WithCancel(parent)
-	stop := context.AfterFunc(h.ctx, cancel)
-	return ctx, func() {
-		stop()
-		cancel()
-		h.wg.Done()
-	}, true
 }
 
 // transcript returns the events a session has kept, if it is being
