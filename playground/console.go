@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/playground/wire"
 )
 
 // The wire consoles, one per protocol, at /console/{slug}: a composer
@@ -40,7 +41,7 @@ type consoleView struct {
 }
 
 // mountConsoles serves the console list and the consoles.
-func mountConsoles(mux *http.ServeMux, t Targets) {
+func mountConsoles(mux *http.ServeMux, t wire.Targets) {
 	bases := map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL}
 	commands := map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"}
 	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
@@ -66,7 +67,7 @@ func mountConsoles(mux *http.ServeMux, t Targets) {
 		if templates == nil {
 			templates = []frameTemplate{}
 		}
-		cv := consoleView{pageView: v, Spec: spec, Local: isLoopbackPeer(r), Data: consoleData{
+		cv := consoleView{pageView: v, Spec: spec, Local: wire.IsLocalPeer(r), Data: consoleData{
 			Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
 			Bases: bases, Commands: commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
 		}}

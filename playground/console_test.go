@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
@@ -24,7 +25,7 @@ import (
 // tokens of AuthTokens), gRPC, MCP and A2A servers on loopback, with the
 // guards wirelab serve gives them (Host and Origin must name this
 // machine), and says where they are.
-func liveServers(t *testing.T) Targets {
+func liveServers(t *testing.T) wire.Targets {
 	t.Helper()
 	cat := tools.New(&tools.Options{DeployStep: time.Millisecond})
 	api := httptest.NewServer(httpjson.NewServer(cat, &httpjson.ServerOptions{Loopback: true}))
@@ -49,7 +50,7 @@ func liveServers(t *testing.T) Targets {
 	// Ends at Stop, in the cleanup.
 	go g.Serve(ln)
 	t.Cleanup(g.Stop)
-	return Targets{HTTPURL: api.URL, HTTPAuthURL: authAPI.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
+	return wire.Targets{HTTPURL: api.URL, HTTPAuthURL: authAPI.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
 }
 
 var (
@@ -89,7 +90,7 @@ func TestConsoleTemplates(t *testing.T) {
 					}
 					fill = strings.NewReplacer(pairs...)
 					id++
-					send(t, conn, command{Op: "send", ID: id, Target: target, Frame: fill.Replace(tpl.Frame)})
+					send(t, conn, wire.Command{Op: "send", ID: id, Target: target, Frame: fill.Replace(tpl.Frame)})
 					answer := awaitAnswer(t, conn, id, target, fill.Replace(tpl.Expect))
 					if m := sessionHeader.FindStringSubmatch(answer); m != nil {
 						vars["{{session}}"] = m[1]
@@ -117,7 +118,7 @@ func awaitAnswer(t *testing.T, conn *websocket.Conn, id int64, target, want stri
 	defer conn.SetReadDeadline(time.Time{})
 	stdio := target == "stdio" || target == "mcp-stdio"
 	for {
-		var ev event
+		var ev wire.Event
 		if err := conn.ReadJSON(&ev); err != nil {
 			t.Fatalf("frame %d: %v; so far:\n%s", id, err, got.String())
 		}
@@ -145,7 +146,7 @@ func awaitAnswer(t *testing.T, conn *websocket.Conn, id int64, target, want stri
 // languages: each console carries its templates, for each of its targets,
 // and the addresses of the live servers in its data.
 func TestConsolePages(t *testing.T) {
-	targets := Targets{HTTPURL: "http://127.0.0.1:8019", GRPCAddr: "127.0.0.1:8020", MCPURL: "http://127.0.0.1:8021/mcp", A2AURL: "http://127.0.0.1:8022"}
+	targets := wire.Targets{HTTPURL: "http://127.0.0.1:8019", GRPCAddr: "127.0.0.1:8020", MCPURL: "http://127.0.0.1:8021/mcp", A2AURL: "http://127.0.0.1:8022"}
 	mux := http.NewServeMux()
 	mountConsoles(mux, targets)
 	get := func(path string) *httptest.ResponseRecorder {

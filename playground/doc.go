@@ -1,22 +1,26 @@
-// Package playground is the browser side of wirelab: HTTP handlers, HTML
-// components written with templ (the generated *_templ.go files are
-// committed and checked fresh in CI), the course rendered from markdown,
-// and the websocket hub that carries live traffic to the page.
+// Package playground is the browser side of wirelab: the pages. It holds
+// the HTTP handlers and the HTML components written with templ (the
+// generated *_templ.go files are committed and checked fresh in CI), and
+// composes two things below it: the course, rendered from markdown, and
+// the engine, package playground/wire, which carries live traffic between
+// a tab and the servers.
 //
-// The course (lessons.go, markdown.go) comes from package chapters, in
-// English and Russian. A fenced block whose info string is "frame TARGET"
-// becomes a runnable frame: static/frames.js sends its text over the
-// websocket at /ws, and the hub (hub.go, session.go) passes it to the
-// target's server and streams back every byte, as events. A stdio target
-// gets a child process per tab (child.go); HTTP, MCP over HTTP, A2A and
-// gRPC targets get one exchange per frame (exchange.go).
+// The course (lessons.go, markdown.go, diagram.go) comes from package
+// chapters, in English and Russian. A fenced block whose info string is
+// "frame TARGET" becomes a runnable frame: static/frames.js sends its text
+// over the websocket at /ws, which the engine serves (wire.Hub.ServeWS):
+// it passes the frame to the target's server and streams back every
+// byte, as events.
 //
 // The exercises (exercises.go) have a page each under /exercises/. A
-// frame exercise is checked from the transcript the hub keeps for a tab's
-// session (the same events a follower replays); a code exercise is
-// graded by package grade in the learner's workspace, for a page on this
-// machine only, with each stage streamed to the page as it ends.
+// frame exercise is checked from the transcript the engine keeps for a
+// tab's session (wire.Hub.Transcript); a code exercise is graded by
+// package grade in the learner's workspace, for a page on this machine
+// only (wire.IsLocalPeer), with each stage streamed to the page as it
+// ends, and counted among the work the engine's Close waits for
+// (wire.Hub.Hold).
 //
-// The playground is an http.Handler, so another Go program can mount it;
-// it imports protocols/, and nothing in protocols/ imports it.
+// Every route is mounted in New (playground.go). The playground is an
+// http.Handler, so another Go program can mount it; it imports protocols/,
+// and nothing in protocols/ imports it.
 package playground

@@ -20,6 +20,7 @@ import (
 	"github.com/wirelab/wirelab/exercises/frames"
 	"github.com/wirelab/wirelab/exercises/grade"
 	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/solutions"
 )
 
@@ -33,7 +34,7 @@ import (
 
 // exerciseSite serves the exercise pages.
 type exerciseSite struct {
-	hub    *hub
+	hub    *wire.Hub
 	store  *progress.Store // nil: progress is neither shown nor saved
 	md     *markdown
 	course *course
@@ -51,7 +52,7 @@ func consoleOf(lesson string) string {
 	return lesson
 }
 
-func mountExercises(mux *http.ServeMux, h *hub, store *progress.Store, c *course) *exerciseSite {
+func mountExercises(mux *http.ServeMux, h *wire.Hub, store *progress.Store, c *course) *exerciseSite {
 	// Grade folders that a wirelab killed in the middle of a grade left
 	// behind; a grade running elsewhere keeps its own (see grade.StaleAge).
 	grade.RemoveStale()
@@ -95,7 +96,7 @@ func (x *exerciseSite) state() loaded {
 // learner's; saved is false then, with no error. The error is a progress
 // file that cannot be read or written, for the page to show.
 func (x *exerciseSite) save(r *http.Request, change func(*progress.State)) (saved bool, err error) {
-	if x.store == nil || !isLoopbackPeer(r) {
+	if x.store == nil || !wire.IsLocalPeer(r) {
 		return false, nil
 	}
 	err = x.store.Update(func(st *progress.State) error {
@@ -161,7 +162,7 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageView, e exercises.Exercise, status int, problem string) {
 	st := x.state()
 	p := st.Exercise(e.ID)
-	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: isLoopbackPeer(r), Problem: problem}
+	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: wire.IsLocalPeer(r), Problem: problem}
 	if ev.Problem == "" {
 		ev.Problem = st.Problem
 	}
@@ -338,7 +339,7 @@ func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, "the body must be JSON: {\"session\": \"...\"}")
 		return
 	}
-	raw, ok := x.hub.transcript(body.Session)
+	raw, ok := x.hub.Transcript(body.Session)
 	if !ok {
 		jsonError(w, http.StatusNotFound, "no such session: it ended, or the console reconnected; send the frames again")
 		return
@@ -378,7 +379,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "no code exercise "+r.PathValue("id"))
 		return
 	}
-	if !isLoopbackPeer(r) {
+	if !wire.IsLocalPeer(r) {
 		jsonError(w, http.StatusForbidden, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade "+e.ID)
 		return
 	}
@@ -409,7 +410,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	// The grade ends with the tab (the request's context) or with the
 	// playground, whose Close waits for it: the programs it started are
 	// killed and its folder removed before wirelab exits.
-	ctx, release, ok := x.hub.hold(r.Context())
+	ctx, release, ok := x.hub.Hold(r.Context())
 	if !ok {
 		jsonError(w, http.StatusServiceUnavailable, "the playground is shutting down")
 		return
@@ -420,7 +421,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	flush := func(v any) {
-		w.Write(append(mustJSON(v), '\n'))
+		json.NewEncoder(w).Encode(v) // a line of JSON: its error is the tab's going away
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
@@ -451,23 +452,11 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(append(mustJSON(v), '\n'))
+	json.NewEncoder(w).Encode(v)
 }
 
 func jsonError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
-}
-
-// transcript returns the events a session has kept, if it is being
-// served.
-func (h *hub) transcript(id string) ([][]byte, bool) {
-	h.mu.Lock()
-	s, ok := h.registry[id]
-	h.mu.Unlock()
-	if !ok || id == "" {
-		return nil, false
-	}
-	return s.feed.events(), true
 }
 
 // progressView is the learner's progress, for the home page and the list.

@@ -18,6 +18,7 @@ import (
 	"github.com/wirelab/wirelab/exercises"
 	"github.com/wirelab/wirelab/exercises/frames"
 	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -171,7 +172,7 @@ func TestCheckFrameExercise(t *testing.T) {
 		t.Fatalf("dial: %v (%v)", err, resp)
 	}
 	defer conn.Close()
-	var hi hello
+	var hi wire.Hello
 	if err := conn.ReadJSON(&hi); err != nil || hi.Session == "" {
 		t.Fatalf("hello: %+v, %v", hi, err)
 	}
@@ -186,8 +187,8 @@ func TestCheckFrameExercise(t *testing.T) {
 		t.Errorf("before any frame: %d %v", code, res)
 	}
 	for i, f := range fs {
-		send(t, conn, command{Op: "send", ID: int64(i + 1), Target: f.Target, Frame: f.Text})
-		next(t, conn, func(ev event) bool { return ev.Target == f.Target && ev.Dir == "in" })
+		send(t, conn, wire.Command{Op: "send", ID: int64(i + 1), Target: f.Target, Frame: f.Text})
+		next(t, conn, func(ev wire.Event) bool { return ev.Target == f.Target && ev.Dir == "in" })
 	}
 	code, res := check()
 	if code != http.StatusOK || res["passed"] != true || res["saved"] != true {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/mcp"
 )
@@ -70,7 +71,7 @@ type wireStep struct {
 // fiveWiresColumns writes the five frames for the servers in t. A server
 // that is not running still gets its frame, without a Host line: the page
 // shows it, and the playground's refusal when it is sent.
-func fiveWiresColumns(t Targets) []wireColumn {
+func fiveWiresColumns(t wire.Targets) []wireColumn {
 	httpHost, httpPath := fiveWiresBase(t.HTTPURL, "/")
 	mcpHost, mcpPath := fiveWiresBase(t.MCPURL, mcp.Endpoint)
 	a2aHost, a2aPath := fiveWiresBase(t.A2AURL, a2a.Endpoint)
@@ -151,7 +152,7 @@ func fiveWiresRequest(method, target, host string, headers []string, body string
 }
 
 // mountFiveWires serves the five-wires page.
-func mountFiveWires(mux *http.ServeMux, t Targets) {
+func mountFiveWires(mux *http.ServeMux, t wire.Targets) {
 	columns := fiveWiresColumns(t)
 	mux.HandleFunc("GET /five-wires", func(w http.ResponseWriter, r *http.Request) {
 		v := viewFor(w, r)

@@ -17,12 +17,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gorilla/websocket"
 
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
 // fiveWiresPlayground serves a whole playground, as wirelab serve does,
 // with the test binary as its stdio server.
-func fiveWiresPlayground(t *testing.T, targets Targets) *httptest.Server {
+func fiveWiresPlayground(t *testing.T, targets wire.Targets) *httptest.Server {
 	t.Helper()
 	t.Setenv(childEnv, "1")
 	pg := New(tools.New(nil), &Options{HTTPURL: targets.HTTPURL, GRPCAddr: targets.GRPCAddr,
@@ -36,7 +37,7 @@ func fiveWiresPlayground(t *testing.T, targets Targets) *httptest.Server {
 }
 
 func TestFiveWiresPage(t *testing.T) {
-	targets := Targets{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998",
+	targets := wire.Targets{HTTPURL: "http://127.0.0.1:9999", GRPCAddr: "127.0.0.1:9998",
 		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996"}
 	h := New(tools.New(nil), &Options{HTTPURL: targets.HTTPURL, GRPCAddr: targets.GRPCAddr,
 		MCPURL: targets.MCPURL, A2AURL: targets.A2AURL})
@@ -62,7 +63,7 @@ func TestFiveWiresPage(t *testing.T) {
 		want := append(tt.want,
 			`id="five-wires"`, `id="fw-run-all"`, `id="fw-status"`,
 			// The script's count of calls to measure, and its pace.
-			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(framesPerSecond)+`"`,
+			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(wire.FramesPerSecond)+`"`,
 			`src="/static/wire.js"`, `src="/static/fivewires.js"`, `href="/static/fivewires.css"`)
 		for _, c := range columns {
 			want = append(want, `id="fw-`+c.Slug+`"`, `data-target="`+c.Target+`"`,
@@ -169,18 +170,18 @@ type fiveWiresAnswer struct {
 // exactly as shown.
 func fiveWiresExchange(t *testing.T, conn *websocket.Conn, id int64, target, frame string) fiveWiresAnswer {
 	t.Helper()
-	send(t, conn, command{Op: "send", ID: id, Target: target, Frame: frame})
+	send(t, conn, wire.Command{Op: "send", ID: id, Target: target, Frame: frame})
 	var raw strings.Builder
 	var a fiveWiresAnswer
 	var out, in time.Time
-	at := func(ev event) time.Time {
+	at := func(ev wire.Event) time.Time {
 		when, err := time.Parse(time.RFC3339Nano, ev.At)
 		if err != nil {
 			t.Fatalf("%s: an event's time %q: %v", target, ev.At, err)
 		}
 		return when
 	}
-	next(t, conn, func(ev event) bool {
+	next(t, conn, func(ev wire.Event) bool {
 		if ev.Op == "error" && ev.ID == id {
 			t.Fatalf("%s: the playground refused the frame: %s", target, ev.Message)
 		}
@@ -236,7 +237,7 @@ func TestFiveWiresThroughTheHub(t *testing.T) {
 	conn := dialPath(t, srv, "/ws")
 	// The page sends one frame per 1/framesPerSecond, and waits for each
 	// answer; so does the test.
-	pace := time.NewTicker(time.Second / framesPerSecond)
+	pace := time.NewTicker(time.Second / wire.FramesPerSecond)
 	defer pace.Stop()
 	id := int64(0)
 	exchange := func(t *testing.T, target, frame string) fiveWiresAnswer {
@@ -303,7 +304,7 @@ func TestFiveWiresThroughTheHub(t *testing.T) {
 // TestFiveWiresMissingTargets: with no servers and no binary to start,
 // each column's first frame is refused with a message the column shows.
 func TestFiveWiresMissingTargets(t *testing.T) {
-	srv := fiveWiresPlayground(t, Targets{})
+	srv := fiveWiresPlayground(t, wire.Targets{})
 	conn := dialPath(t, srv, "/ws")
 	says := map[string]string{
 		"stdio": "cannot start stdio servers",
@@ -312,14 +313,14 @@ func TestFiveWiresMissingTargets(t *testing.T) {
 		"mcp":   "no mcp-http server runs",
 		"a2a":   "no a2a server runs",
 	}
-	for i, c := range fiveWiresColumns(Targets{}) {
+	for i, c := range fiveWiresColumns(wire.Targets{}) {
 		frame := c.Call
 		if len(c.Before) > 0 {
 			frame = c.Before[0].Frame
 		}
 		id := int64(i + 1)
-		send(t, conn, command{Op: "send", ID: id, Target: c.Target, Frame: frame})
-		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" && ev.ID == id })
+		send(t, conn, wire.Command{Op: "send", ID: id, Target: c.Target, Frame: frame})
+		ev := next(t, conn, func(ev wire.Event) bool { return ev.Op == "error" && ev.ID == id })
 		if !strings.Contains(ev.Message, says[c.Slug]) {
 			t.Errorf("%s: refused with %q, want a message containing %q", c.Slug, ev.Message, says[c.Slug])
 		}

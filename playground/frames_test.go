@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirelab/wirelab/exercises"
 	"github.com/wirelab/wirelab/exercises/frames"
+	"github.com/wirelab/wirelab/playground/wire"
 )
 
 var record = flag.Bool("record", false, "write the frame exercises' transcripts, as recorded here, to ../exercises/frames/testdata/<id>/")
@@ -256,7 +257,7 @@ func typeEach(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []
 	for i, f := range fs {
 		id := int64(i + 1)
 		fill := strings.NewReplacer("{{host}}", hosts[f.Target], "{{session}}", known["{{session}}"], "{{task}}", known["{{task}}"])
-		send(t, conn, command{Op: "send", ID: id, Target: f.Target, Frame: fill.Replace(f.Text)})
+		send(t, conn, wire.Command{Op: "send", ID: id, Target: f.Target, Frame: fill.Replace(f.Text)})
 		answers := answersTo(f)
 		conn.SetReadDeadline(time.Now().Add(patience))
 		waiting := false // for enough, after frameDone
@@ -269,7 +270,7 @@ func typeEach(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []
 				t.Fatalf("frame %d: %v", id, err)
 			}
 			each[i] = append(each[i], b)
-			var ev event
+			var ev wire.Event
 			if err := json.Unmarshal(b, &ev); err != nil {
 				t.Fatalf("message %s: %v", b, err)
 			}
@@ -305,7 +306,7 @@ const replyPatience = 5 * time.Second
 // the playground's refusal, the end of an HTTP answer, the gRPC
 // exchange, or on a stdio target as many lines as the frame asked for
 // (answers counts them down).
-func frameDone(ev event, id int64, target string, answers *int) bool {
+func frameDone(ev wire.Event, id int64, target string, answers *int) bool {
 	switch {
 	case ev.Op == "error" && ev.ID == id:
 		return true

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/exercises/frames"
+	"github.com/wirelab/wirelab/playground/wire"
 )
 
 // TestLessonFrames is a learner reading every lesson, in every language,
@@ -153,7 +154,7 @@ func answerText(t *testing.T, target string, raw [][]byte) string {
 	var b strings.Builder
 	body := false
 	for _, m := range raw {
-		var ev event
+		var ev wire.Event
 		if err := json.Unmarshal(m, &ev); err != nil {
 			t.Fatalf("message %s: %v", m, err)
 		}

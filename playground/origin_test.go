@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -105,12 +106,12 @@ func TestOnlyItsOwnOrigin(t *testing.T) {
 	if hl := readHello(t, conn); hl.Local {
 		t.Errorf("hello %+v: a page from another machine must not be local", hl)
 	}
-	send(t, conn, command{Op: "send", ID: 1, Target: "custom-stdio", To: "touch /tmp/pwned", Frame: "{}"})
-	if ev := next(t, conn, func(ev event) bool { return ev.Op == "error" }); !strings.Contains(ev.Message, "only for pages opened on this machine") {
+	send(t, conn, wire.Command{Op: "send", ID: 1, Target: "custom-stdio", To: "touch /tmp/pwned", Frame: "{}"})
+	if ev := next(t, conn, func(ev wire.Event) bool { return ev.Op == "error" }); !strings.Contains(ev.Message, "only for pages opened on this machine") {
 		t.Errorf("custom-stdio from the classroom: %+v", ev)
 	}
-	send(t, conn, command{Op: "send", ID: 2, Target: "stdio", Frame: "{}"})
-	if ev := next(t, conn, func(ev event) bool { return ev.Op == "error" }); !strings.Contains(ev.Message, "only for pages opened on this machine") {
+	send(t, conn, wire.Command{Op: "send", ID: 2, Target: "stdio", Frame: "{}"})
+	if ev := next(t, conn, func(ev wire.Event) bool { return ev.Op == "error" }); !strings.Contains(ev.Message, "only for pages opened on this machine") {
 		t.Errorf("stdio from the classroom: %+v", ev)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/exercises/progress"
 	"github.com/wirelab/wirelab/internal/loopback"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/tools"
 	"github.com/wirelab/wirelab/static"
 )
@@ -56,7 +57,7 @@ type Options struct {
 // sessions and stop the servers they started.
 type Playground struct {
 	handler http.Handler
-	hub     *hub
+	hub     *wire.Hub
 }
 
 // ServeHTTP serves the pages, the static files and the websocket.
@@ -64,7 +65,7 @@ func (p *Playground) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.handl
 
 // Close ends every websocket session, stops their child processes, and
 // waits for them. It is idempotent.
-func (p *Playground) Close() { p.hub.close() }
+func (p *Playground) Close() { p.hub.Close() }
 
 // New returns the playground for the catalogue.
 func New(cat *tools.Catalogue, opts *Options) *Playground {
@@ -72,7 +73,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		opts = &Options{}
 	}
 	site := &loopback.Site{Hosts: opts.Hosts}
-	h := newHub(Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL})
+	h := wire.NewHub(wire.Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL}, site)
 	view := homeView{
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,
@@ -95,10 +96,9 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		show(w, r, http.StatusOK, home(viewFor(w, r), view, newProgressView(x.state())))
 	})
-	mountConsoles(mux, h.targets)
-	mountFiveWires(mux, h.targets)
-	mux.HandleFunc("GET /ws", h.serveWS)
-	h.site = site
+	mountConsoles(mux, h.Targets())
+	mountFiveWires(mux, h.Targets())
+	mux.HandleFunc("GET /ws", h.ServeWS)
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := site.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)

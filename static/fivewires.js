@@ -1,7 +1,7 @@
 // The five-wires page (playground/fivewires.templ): one call, word_count
 // with the text "read the wire", over five protocols side by side. Each
 // column's Run sends its frame to the playground's hub through wire.js
-// (the messages are described in playground/hub.go) and shows what went
+// (the messages are described in playground/wire/doc.go) and shows what went
 // out and what came back, byte for byte, with two times:
 //
 //   on the wire    the playground's own timestamps, the "at" of events:

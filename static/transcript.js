@@ -1,4 +1,4 @@
-// A console's transcript: the playground's events (playground/hub.go)
+// A console's transcript: the playground's events (playground/wire/doc.go)
 // made into rows a learner reads, one per message on the wire.
 //
 // A row is a plain object, so that it can be kept in localStorage:

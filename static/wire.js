@@ -5,7 +5,7 @@
 //   wire.listen((msg) => ...);      // every message from the playground
 //   const id = wire.send({ op: "send", target: "http", frame: "GET /tools HTTP/1.1\n\n" });
 //
-// Messages from the playground are described in playground/hub.go. The
+// Messages from the playground are described in playground/wire/doc.go. The
 // socket opens on the first send and opens again after it closes; the
 // playground then starts stdio servers afresh.
 class WireSocket {

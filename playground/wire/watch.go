@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -130,7 +130,7 @@ func (f *feed) answer(fl *follower, b []byte) {
 // end tells every follower that the session ended, and lets their
 // writers finish: after this, the feed sends nothing.
 func (f *feed) end() {
-	bye := mustJSON(event{Op: "event", Dir: "note", Kind: "session-end",
+	bye := mustJSON(Event{Op: "event", Dir: "note", Kind: "session-end",
 		At: time.Now().UTC().Format(time.RFC3339Nano), Text: "the session you were watching ended"})
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -170,11 +170,11 @@ var (
 // serveWatch serves a follower of the session with this id: a read-only
 // tab that sees the session's replay, then its events as they happen,
 // until the session or the tab ends.
-func (h *hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
+func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	ctx, cancel := context.WithCancel(h.ctx)
 	defer cancel()
 	fl := &follower{out: make(chan []byte, 1+replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
-	greeting := mustJSON(hello{Op: "hello", Session: id, Watching: true})
+	greeting := mustJSON(Hello{Op: "hello", Session: id, Watching: true})
 
 	// Found and attached under the hub's lock: unregister takes the same
 	// lock before the feed ends, so the session cannot end in between.
@@ -225,11 +225,11 @@ func (h *hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	keepAlive(conn)
 	refusal = fmt.Sprintf("this tab is watching session %s; it cannot send", id)
 	for {
-		var c command
+		var c Command
 		if err := conn.ReadJSON(&c); err != nil {
 			break
 		}
-		s.feed.answer(fl, mustJSON(event{Op: "error", ID: c.ID, Message: refusal}))
+		s.feed.answer(fl, mustJSON(Event{Op: "error", ID: c.ID, Message: refusal}))
 	}
 	cancel()
 	<-writerDone

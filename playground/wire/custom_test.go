@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"encoding/json"
@@ -118,16 +118,16 @@ func TestCustomStdio(t *testing.T) {
 	}
 	cmdline := shellQuote(os.Args[0]) + ` ` + customChild + ` --flag 'a b' "c \"d\"" e\ f`
 	frame := `{"name":"word_count","args":{"text":"read the wire"}}`
-	send(t, conn, command{Op: "send", ID: 1, Target: "custom-stdio", To: cmdline, Frame: frame})
+	send(t, conn, Command{Op: "send", ID: 1, Target: "custom-stdio", To: cmdline, Frame: frame})
 
-	out := next(t, conn, func(ev event) bool { return ev.Dir == "out" })
+	out := next(t, conn, func(ev Event) bool { return ev.Dir == "out" })
 	if out.ID != 1 || out.Target != "custom-stdio" || out.To != cmdline || out.Text != frame+"\n" {
 		t.Errorf("the frame came back as %+v", out)
 	}
 	var first childStart
-	var answer event
+	var answer Event
 	for first.pid == 0 || answer.Kind == "" {
-		ev := next(t, conn, func(ev event) bool { return ev.Dir == "err" || ev.Dir == "in" })
+		ev := next(t, conn, func(ev Event) bool { return ev.Dir == "err" || ev.Dir == "in" })
 		if ev.To != cmdline || ev.Target != "custom-stdio" {
 			t.Errorf("event %+v: want target custom-stdio and to %q", ev, cmdline)
 		}
@@ -146,8 +146,8 @@ func TestCustomStdio(t *testing.T) {
 
 	// A second command line is a second child, told apart by "to".
 	other := shellQuote(os.Args[0]) + " " + customChild + " other"
-	send(t, conn, command{Op: "send", ID: 2, Target: "custom-stdio", To: other, Frame: frame})
-	if ev := next(t, conn, func(ev event) bool { return ev.Dir == "in" }); ev.To != other {
+	send(t, conn, Command{Op: "send", ID: 2, Target: "custom-stdio", To: other, Frame: frame})
+	if ev := next(t, conn, func(ev Event) bool { return ev.Dir == "in" }); ev.To != other {
 		t.Errorf("the second child's answer came as %+v", ev)
 	}
 	if got := h.childCount(); got != 2 {
@@ -155,24 +155,24 @@ func TestCustomStdio(t *testing.T) {
 	}
 
 	// A restart ends the first child; the next frame starts another.
-	send(t, conn, command{Op: "restart", Target: "custom-stdio", To: cmdline})
-	if ev := next(t, conn, func(ev event) bool { return ev.Kind == "exit" }); ev.To != cmdline {
+	send(t, conn, Command{Op: "restart", Target: "custom-stdio", To: cmdline})
+	if ev := next(t, conn, func(ev Event) bool { return ev.Kind == "exit" }); ev.To != cmdline {
 		t.Errorf("exit note %+v, want it for %q", ev, cmdline)
 	}
 	// The tab's commands are served in order: once a later one is
 	// answered, the restart has seen the process out.
-	send(t, conn, command{Op: "send", ID: 4, Target: "nowhere"})
-	next(t, conn, func(ev event) bool { return ev.Op == "error" && ev.ID == 4 })
+	send(t, conn, Command{Op: "send", ID: 4, Target: "nowhere"})
+	next(t, conn, func(ev Event) bool { return ev.Op == "error" && ev.ID == 4 })
 	if !processGone(first.pid) {
 		t.Errorf("process %d still runs after the restart", first.pid)
 	}
-	send(t, conn, command{Op: "send", ID: 3, Target: "custom-stdio", To: cmdline, Frame: frame})
+	send(t, conn, Command{Op: "send", ID: 3, Target: "custom-stdio", To: cmdline, Frame: frame})
 	// The child's stderr and stdout are two pipes: its start line and its
 	// answer may come in either order.
 	var second childStart
 	answered := false
 	for second.pid == 0 || !answered {
-		ev := next(t, conn, func(ev event) bool { return ev.To == cmdline && (ev.Dir == "err" || ev.Dir == "in") })
+		ev := next(t, conn, func(ev Event) bool { return ev.To == cmdline && (ev.Dir == "err" || ev.Dir == "in") })
 		if ev.Dir == "err" {
 			second = parseChildStart(t, ev.Text)
 		} else {
@@ -184,19 +184,19 @@ func TestCustomStdio(t *testing.T) {
 	}
 
 	for _, tt := range []struct {
-		c    command
+		c    Command
 		want string
 	}{
-		{command{Op: "send", ID: 10, Target: "custom-stdio", To: "python3 'my server.py", Frame: frame}, "unbalanced single quote"},
-		{command{Op: "send", ID: 11, Target: "custom-stdio", To: "wirelab-no-such-program --x", Frame: frame}, `could not start "wirelab-no-such-program --x": exec: "wirelab-no-such-program": executable file not found`},
-		{command{Op: "send", ID: 12, Target: "custom-stdio", Frame: frame}, `custom-stdio needs "to"`},
-		{command{Op: "send", ID: 13, Target: "custom-stdio", To: "  ", Frame: frame}, `custom-stdio needs "to"`},
-		{command{Op: "restart", ID: 14, Target: "custom-stdio"}, `custom-stdio needs "to"`},
-		{command{Op: "send", ID: 15, Target: "custom-smtp", To: "x", Frame: frame}, `unknown target "custom-smtp"`},
-		{command{Op: "send", ID: 16, Target: "custom-stdio", To: strings.Repeat("x", maxTo+1), Frame: frame}, `at most 4096 are taken`},
+		{Command{Op: "send", ID: 10, Target: "custom-stdio", To: "python3 'my server.py", Frame: frame}, "unbalanced single quote"},
+		{Command{Op: "send", ID: 11, Target: "custom-stdio", To: "wirelab-no-such-program --x", Frame: frame}, `could not start "wirelab-no-such-program --x": exec: "wirelab-no-such-program": executable file not found`},
+		{Command{Op: "send", ID: 12, Target: "custom-stdio", Frame: frame}, `custom-stdio needs "to"`},
+		{Command{Op: "send", ID: 13, Target: "custom-stdio", To: "  ", Frame: frame}, `custom-stdio needs "to"`},
+		{Command{Op: "restart", ID: 14, Target: "custom-stdio"}, `custom-stdio needs "to"`},
+		{Command{Op: "send", ID: 15, Target: "custom-smtp", To: "x", Frame: frame}, `unknown target "custom-smtp"`},
+		{Command{Op: "send", ID: 16, Target: "custom-stdio", To: strings.Repeat("x", maxTo+1), Frame: frame}, `at most 4096 are taken`},
 	} {
 		send(t, conn, tt.c)
-		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" })
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" })
 		if ev.ID != tt.c.ID || !strings.Contains(ev.Message, tt.want) {
 			t.Errorf("%s %q: got %+v, want a refusal containing %q", tt.c.Op, tt.c.To, ev, tt.want)
 		}
@@ -224,35 +224,35 @@ func TestCustomNetwork(t *testing.T) {
 	readHello(t, conn)
 
 	frame := "POST /execute HTTP/1.1\nContent-Type: application/json\n\n{\"name\":\"word_count\",\"args\":{\"text\":\"read the wire\"}}\n"
-	send(t, conn, command{Op: "send", ID: 1, Target: "custom-http", To: api.URL, Frame: frame})
-	body := next(t, conn, func(ev event) bool { return ev.Kind == "http-body" })
+	send(t, conn, Command{Op: "send", ID: 1, Target: "custom-http", To: api.URL, Frame: frame})
+	body := next(t, conn, func(ev Event) bool { return ev.Kind == "http-body" })
 	if body.ID != 1 || body.Target != "custom-http" || body.To != api.URL || !strings.Contains(body.Text, `"words":3`) {
 		t.Errorf("custom-http answer: %+v", body)
 	}
-	if end := next(t, conn, func(ev event) bool { return ev.Kind == "end" }); end.To != api.URL {
+	if end := next(t, conn, func(ev Event) bool { return ev.Kind == "end" }); end.To != api.URL {
 		t.Errorf("end note %+v", end)
 	}
 
 	call := "tools.v1.ToolServer/ExecuteTool\n" + `{"toolName":"word_count","arguments":"eyJ0ZXh0IjoicmVhZCB0aGUgd2lyZSJ9"}`
-	send(t, conn, command{Op: "send", ID: 2, Target: "custom-grpc", To: grpcAddr, Frame: call})
-	in := next(t, conn, func(ev event) bool { return ev.Kind == "grpc" })
+	send(t, conn, Command{Op: "send", ID: 2, Target: "custom-grpc", To: grpcAddr, Frame: call})
+	in := next(t, conn, func(ev Event) bool { return ev.Kind == "grpc" })
 	if in.ID != 2 || in.To != grpcAddr || !strings.Contains(in.Text, `{"words":3,"chars":13}`) {
 		t.Errorf("custom-grpc answer: %+v", in)
 	}
 
 	for _, tt := range []struct {
-		c    command
+		c    Command
 		want string
 	}{
-		{command{Op: "send", ID: 10, Target: "custom-http", To: "https://127.0.0.1:9", Frame: frame}, "https is not supported yet"},
-		{command{Op: "send", ID: 11, Target: "custom-http", To: "127.0.0.1:9", Frame: frame}, `custom-http needs your server's base URL, such as "http://127.0.0.1:9000"`},
-		{command{Op: "send", ID: 12, Target: "custom-http", Frame: frame}, `custom-http needs "to"`},
-		{command{Op: "send", ID: 13, Target: "custom-grpc", To: "http://" + grpcAddr, Frame: call}, `custom-grpc needs your server's host:port`},
-		{command{Op: "send", ID: 14, Target: "custom-grpc", Frame: call}, `custom-grpc needs "to"`},
-		{command{Op: "restart", ID: 15, Target: "custom-http", To: api.URL}, "only stdio servers restart, and gRPC connections"},
+		{Command{Op: "send", ID: 10, Target: "custom-http", To: "https://127.0.0.1:9", Frame: frame}, "https is not supported yet"},
+		{Command{Op: "send", ID: 11, Target: "custom-http", To: "127.0.0.1:9", Frame: frame}, `custom-http needs your server's base URL, such as "http://127.0.0.1:9000"`},
+		{Command{Op: "send", ID: 12, Target: "custom-http", Frame: frame}, `custom-http needs "to"`},
+		{Command{Op: "send", ID: 13, Target: "custom-grpc", To: "http://" + grpcAddr, Frame: call}, `custom-grpc needs your server's host:port`},
+		{Command{Op: "send", ID: 14, Target: "custom-grpc", Frame: call}, `custom-grpc needs "to"`},
+		{Command{Op: "restart", ID: 15, Target: "custom-http", To: api.URL}, "only stdio servers restart, and gRPC connections"},
 	} {
 		send(t, conn, tt.c)
-		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" })
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" })
 		if ev.ID != tt.c.ID || !strings.Contains(ev.Message, tt.want) {
 			t.Errorf("%s %s %q: got %+v, want a refusal containing %q", tt.c.Op, tt.c.Target, tt.c.To, ev, tt.want)
 		}
@@ -270,7 +270,7 @@ func TestCustomRefusedFromElsewhere(t *testing.T) {
 	if hl := readHello(t, conn); hl.Local {
 		t.Errorf("hello %+v: a tab from 192.0.2.7 must not be local", hl)
 	}
-	for i, c := range []command{
+	for i, c := range []Command{
 		{Op: "send", Target: "custom-stdio", To: shellQuote(os.Args[0]) + " " + customChild, Frame: "{}"},
 		{Op: "restart", Target: "custom-stdio", To: shellQuote(os.Args[0]) + " " + customChild},
 		{Op: "send", Target: "custom-http", To: api.URL, Frame: "GET /tools HTTP/1.1\n\n"},
@@ -279,7 +279,7 @@ func TestCustomRefusedFromElsewhere(t *testing.T) {
 	} {
 		c.ID = int64(i + 1)
 		send(t, conn, c)
-		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" })
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" })
 		if ev.ID != c.ID || !strings.Contains(ev.Message, "only for pages opened on this machine") {
 			t.Errorf("%s %s: got %+v, want a refusal for a page from elsewhere", c.Op, c.Target, ev)
 		}

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 
 	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/grpctool"
-	"github.com/wirelab/wirelab/protocols/grpctool/wire"
+	grpcwire "github.com/wirelab/wirelab/protocols/grpctool/wire"
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/mcp"
 	"github.com/wirelab/wirelab/protocols/stdio"
@@ -41,10 +41,10 @@ type hopCase struct {
 	// is not what direct does.
 	capture func() (string, error)
 	// command is the same call as the page sends it.
-	command func(id int64) command
+	command func(id int64) Command
 	// answer picks the answer's text out of the events of frame id, and
 	// says when the answer is complete.
-	answer func(ev event, id int64) (text string, done bool)
+	answer func(ev Event, id int64) (text string, done bool)
 }
 
 // BenchmarkHop measures the latency one playground hop adds to a call:
@@ -114,7 +114,7 @@ func benchPlayground(b *testing.B, c hopCase) {
 				b.Fatalf("waiting for the answer to frame %d: %v", id, err)
 			}
 			received += len(msg)
-			var ev event
+			var ev Event
 			if err := json.Unmarshal(msg, &ev); err != nil {
 				b.Fatal(err)
 			}
@@ -159,8 +159,8 @@ func stdioHop(b *testing.B) hopCase {
 			}
 			return stdout.ReadString('\n')
 		},
-		command: func(id int64) command { return command{Op: "send", ID: id, Target: "stdio", Frame: line} },
-		answer: func(ev event, id int64) (string, bool) {
+		command: func(id int64) Command { return Command{Op: "send", ID: id, Target: "stdio", Frame: line} },
+		answer: func(ev Event, id int64) (string, bool) {
 			if ev.Dir == "in" && ev.Kind == "line" {
 				return ev.Text, true
 			}
@@ -177,8 +177,8 @@ func httpFrames(base, target string, frame func(id int64) string) hopCase {
 			_, body, err := rawExchange(u.Host, frame(0))
 			return body, err
 		},
-		command: func(id int64) command { return command{Op: "send", ID: id, Target: target, Frame: frame(id)} },
-		answer: func(ev event, id int64) (string, bool) {
+		command: func(id int64) Command { return Command{Op: "send", ID: id, Target: target, Frame: frame(id)} },
+		answer: func(ev Event, id int64) (string, bool) {
 			switch {
 			case ev.ID != id:
 				return "", false
@@ -236,7 +236,7 @@ func grpcHop(b *testing.B) hopCase {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { direct.Close() })
-	captures := wire.NewClient(addr, nil)
+	captures := grpcwire.NewClient(addr, nil)
 	b.Cleanup(func() { captures.Close() })
 	return hopCase{
 		targets: Targets{GRPCAddr: addr},
@@ -245,7 +245,7 @@ func grpcHop(b *testing.B) hopCase {
 			return string(result), err
 		},
 		capture: func() (string, error) {
-			e, err := captures.Capture(context.Background(), method, []byte(request), &wire.Options{Timeout: exchangeTimeout})
+			e, err := captures.Capture(context.Background(), method, []byte(request), &grpcwire.Options{Timeout: exchangeTimeout})
 			if err != nil {
 				return "", err
 			}
@@ -256,10 +256,10 @@ func grpcHop(b *testing.B) hopCase {
 			}
 			return e.Responses[0].Fields[0].Value, nil
 		},
-		command: func(id int64) command {
-			return command{Op: "send", ID: id, Target: "grpc", Frame: method + "\n" + request}
+		command: func(id int64) Command {
+			return Command{Op: "send", ID: id, Target: "grpc", Frame: method + "\n" + request}
 		},
-		answer: func(ev event, id int64) (string, bool) {
+		answer: func(ev Event, id int64) (string, bool) {
 			if ev.ID == id && ev.Kind == "grpc" {
 				return ev.Text, true
 			}

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"bufio"
@@ -138,13 +138,13 @@ func TestChildEnds(t *testing.T) {
 			for round := range rounds {
 				for range tt.frames {
 					id++
-					send(t, conn, command{Op: "send", ID: id, Target: "custom-stdio", To: cmdline, Frame: `{"n":1}`})
+					send(t, conn, Command{Op: "send", ID: id, Target: "custom-stdio", To: cmdline, Frame: `{"n":1}`})
 				}
 				if tt.stop {
-					next(t, conn, func(ev event) bool { return ev.Dir == "in" })
-					send(t, conn, command{Op: "restart", Target: "custom-stdio", To: cmdline})
+					next(t, conn, func(ev Event) bool { return ev.Dir == "in" })
+					send(t, conn, Command{Op: "restart", Target: "custom-stdio", To: cmdline})
 				}
-				ev := next(t, conn, func(ev event) bool { return ev.Kind == "exit" })
+				ev := next(t, conn, func(ev Event) bool { return ev.Kind == "exit" })
 				for _, want := range tt.want {
 					if !strings.Contains(ev.Text, want) {
 						t.Fatalf("round %d: exit note %q, want it to say %q", round, ev.Text, want)
@@ -173,11 +173,11 @@ func TestShutdownStopsStubbornChildren(t *testing.T) {
 	for i, mode := range []string{"ignore-term", "fork"} {
 		conn := dial(t, srv)
 		readHello(t, conn)
-		send(t, conn, command{Op: "send", ID: int64(i), Target: "custom-stdio", To: shellQuote(os.Args[0]) + " " + customChild + " " + mode + " " + tag, Frame: `{"n":1}`})
-		next(t, conn, func(ev event) bool { return ev.Dir == "err" })
+		send(t, conn, Command{Op: "send", ID: int64(i), Target: "custom-stdio", To: shellQuote(os.Args[0]) + " " + customChild + " " + mode + " " + tag, Frame: `{"n":1}`})
+		next(t, conn, func(ev Event) bool { return ev.Dir == "err" })
 	}
 	waitFor(t, func() bool { return len(childProcesses(t, tag)) >= 3 }) // fork's grandchild too
-	h.close()
+	h.Close()
 	if left := childProcesses(t, tag); len(left) > 0 {
 		t.Errorf("processes %v still run after the hub closed", left)
 	}

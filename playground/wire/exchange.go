@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 
 	"google.golang.org/grpc/metadata"
 
-	"github.com/wirelab/wirelab/protocols/grpctool/wire"
+	grpcwire "github.com/wirelab/wirelab/protocols/grpctool/wire"
 )
 
 // exchangeHTTP sends a raw HTTP/1.1 request, as the learner typed it, to
@@ -29,7 +29,7 @@ import (
 // The learner's typing is made into a valid request in three ways only,
 // each said in a note: line ends become CRLF, a missing Host is added,
 // and Content-Length is set to the body's length.
-func (s *session) exchangeHTTP(ctx context.Context, c command, base string) error {
+func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) error {
 	if base == "" {
 		return fmt.Errorf("no %s server runs in this playground", c.Target)
 	}
@@ -46,7 +46,7 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 		return fmt.Errorf("not an HTTP request: %v", err)
 	}
 	for _, n := range notes {
-		s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n})
+		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n})
 	}
 	addr := u.Host
 	if u.Port() == "" {
@@ -63,14 +63,14 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
 	if _, err := conn.Write(raw); err != nil {
 		return fmt.Errorf("sending: %v", err)
 	}
 	rec := &recorder{r: conn}
 	flushRaw := func() {
 		if b := rec.take(); len(b) > 0 {
-			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
+			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
 		}
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(rec), req)
@@ -82,16 +82,16 @@ func (s *session) exchangeHTTP(ctx context.Context, c command, base string) erro
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s %s\n", resp.Proto, resp.Status)
 	resp.Header.Write(&head)
-	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: head.String()})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: head.String()})
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := resp.Body.Read(buf)
 		flushRaw()
 		if n > 0 {
-			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
+			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
 		}
 		if errors.Is(err, io.EOF) {
-			s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "end", Text: "the answer is complete"})
+			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "end", Text: "the answer is complete"})
 			return nil
 		}
 		if err != nil {
@@ -182,7 +182,7 @@ func (r *recorder) take() []byte {
 // the rest is the request as JSON. The answer is every HTTP/2 frame of
 // the call, with the gRPC messages and trailers decoded (package
 // grpctool/wire).
-func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) error {
+func (s *session) exchangeGRPC(ctx context.Context, c Command, addr string) error {
 	if addr == "" {
 		return fmt.Errorf("no gRPC server runs in this playground")
 	}
@@ -194,14 +194,14 @@ func (s *session) exchangeGRPC(ctx context.Context, c command, addr string) erro
 	if client == nil {
 		return nil // the session has ended; nobody reads an answer
 	}
-	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
-	ex, err := client.Capture(ctx, call.method, []byte(call.body), &wire.Options{Timeout: call.timeout, Metadata: call.md})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
+	ex, err := client.Capture(ctx, call.method, []byte(call.body), &grpcwire.Options{Timeout: call.timeout, Metadata: call.md})
 	if err != nil {
 		return fmt.Errorf("gRPC call: %v", err)
 	}
 	var text bytes.Buffer
 	ex.Format(&text)
-	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
 	return nil
 }
 
@@ -214,7 +214,7 @@ const maxGRPCClients = 4
 // keeps its connection and the server's descriptors between the tab's
 // calls, as a real client would, so that a call's time on the wire is the
 // call's, not a dial's and reflection's as well. A client starts over by
-// itself when its connection breaks or a call fails (wire.Client); all
+// itself when its connection breaks or a call fails (grpcwire.Client); all
 // of them close when the session ends.
 type grpcClients struct {
 	mu      sync.Mutex   // guards clients and closed
@@ -225,12 +225,12 @@ type grpcClients struct {
 // grpcClient is a kept client and the address it calls.
 type grpcClient struct {
 	addr   string
-	client *wire.Client
+	client *grpcwire.Client
 }
 
 // grpcClient returns the tab's client for addr, made on first use; nil
 // once the session has ended.
-func (s *session) grpcClient(addr string) *wire.Client {
+func (s *session) grpcClient(addr string) *grpcwire.Client {
 	g := &s.grpc
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -273,7 +273,7 @@ func (s *session) grpcClient(addr string) *wire.Client {
 			old.Close()
 		}()
 	}
-	c := wire.NewClient(addr, nil)
+	c := grpcwire.NewClient(addr, nil)
 	g.clients = append(g.clients, grpcClient{addr, c})
 	return c
 }
@@ -284,7 +284,7 @@ func (s *session) grpcClient(addr string) *wire.Client {
 func (s *session) dropGRPCClient(addr string) {
 	g := &s.grpc
 	g.mu.Lock()
-	var old *wire.Client
+	var old *grpcwire.Client
 	for i, c := range g.clients {
 		if c.addr == addr {
 			old = c.client

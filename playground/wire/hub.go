@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -15,81 +15,14 @@ import (
 	"github.com/wirelab/wirelab/internal/loopback"
 )
 
-// The page talks to the playground over one websocket per browser tab:
-// the tab sends frames, and the playground sends back every byte that
-// crossed each wire, as events. The messages are JSON objects.
-//
-// Right after the upgrade, the playground greets the tab with the
-// session's id, which another tab can use to watch it (below), and says
-// whether the tab may start processes (stdio and custom targets): only a
-// tab on this machine (a loopback peer) may.
-//
-//	{"op":"hello","session":"9f86d081884c7d659a2feaa0c55ad015","local":true,"watching":false}
-//
-// From the page:
-//
-//	{"op":"send","id":7,"target":"mcp-stdio","frame":"{\"jsonrpc\":\"2.0\",...}"}
-//	{"op":"restart","target":"mcp-stdio"}   // a fresh child process
-//
-// A custom target is the learner's own server, named by "to":
-//
-//	{"op":"send","id":8,"target":"custom-stdio","to":"python3 my_server.py --flag 'a b'","frame":"..."}
-//	{"op":"restart","target":"custom-stdio","to":"python3 my_server.py --flag 'a b'"}
-//	{"op":"send","id":9,"target":"custom-http","to":"http://127.0.0.1:9000","frame":"POST /x HTTP/1.1\n..."}
-//	{"op":"send","id":10,"target":"custom-grpc","to":"127.0.0.1:9000","frame":"pkg.Service/Method\n{...}"}
-//
-// custom-stdio starts the command line as a child process, one per
-// distinct command line per tab, in the playground's working directory.
-// The line is split into words as a POSIX shell splits them (blanks,
-// 'single quotes', "double quotes", backslash escapes), but no shell
-// runs: $VAR, ~, globs, pipes and redirections reach the program as
-// they are. custom-http takes an http:// base URL (not https, yet), and
-// custom-grpc a host:port. Only a tab on this machine may use them.
-//
-// To the page, one per piece of traffic, as it happens:
-//
-//	{"op":"event","id":7,"target":"mcp-stdio","dir":"out","kind":"line","at":"...","text":"...","size":83}
-//	{"op":"event","target":"mcp-stdio","dir":"in","kind":"line",...}     // stdout of the child
-//	{"op":"event","target":"mcp-stdio","dir":"err","kind":"stderr",...}  // stderr of the child
-//	{"op":"event","id":8,"target":"http","dir":"in","kind":"http-head",...}
-//	{"op":"event","target":"custom-stdio","to":"python3 my_server.py --flag 'a b'","dir":"in",...}
-//	{"op":"error","id":9,"message":"..."}  // the playground refused the frame
-//
-// "out" is what the learner sent, "in" what came back. An event carries
-// the id of the frame it answers when the playground knows it (HTTP and
-// gRPC: one exchange per frame); on a stdio child, lines come as the
-// server writes them, and the page matches JSON-RPC ids itself. An
-// event of a custom target echoes its "to", so that the page can tell
-// two custom servers apart.
-//
-// Watching: another tab, a teacher's projector say, may follow a session
-// live by opening the websocket at /ws?watch=<session id>. It is greeted
-// with
-//
-//	{"op":"hello","session":"9f86d081884c7d659a2feaa0c55ad015","local":false,"watching":true}
-//
-// ("local" is false: a follower starts nothing), then the session's
-// latest events again (the last replayEvents, fewer if they pass
-// replayBytes), then every new event and refusal of the session as it
-// happens. It may not send: each of its commands is answered with
-//
-//	{"op":"error","id":3,"message":"this tab is watching session 9f86...; it cannot send"}
-//
-// When the session ends, the follower gets one last event and is closed:
-//
-//	{"op":"event","dir":"note","kind":"session-end","at":"...","text":"the session you were watching ended"}
-//
-// An unknown session id is answered 404 and a session with maxWatchers
-// followers 503, both before the upgrade.
-
 // Limits of the hub, each with a message the learner sees when it is hit.
 const (
 	// maxFrame bounds one message from the page: the servers' own limit
 	// for one message is 1 MiB, and a frame must fit in it.
 	maxFrame = 1 << 20
-	// framesPerSecond and frameBurst bound how fast one tab may send: a
+	// FramesPerSecond and frameBurst bound how fast one tab may send: a
 	// learner clicks, a runaway script loops.
-	framesPerSecond = 20
+	FramesPerSecond = 20
 	frameBurst      = 40
 	// maxSessions bounds the tabs connected at once, and maxChildren the
 	// child processes they may run between them.
@@ -143,20 +76,20 @@ type Targets struct {
 	HTTPAuthURL string
 }
 
-// hub accepts the tabs' websockets, keeps the registry of their sessions
+// Hub accepts the tabs' websockets, keeps the registry of their sessions
 // (so that a follower can find the session it watches) and the counts
 // that the limits need. Close ends every session and follower and waits
 // for their goroutines and children.
-type hub struct {
+type Hub struct {
 	targets  Targets
-	site     *loopback.Site // the playground's own hosts and origin; set before serving
+	site     *loopback.Site // the playground's own hosts and origin
 	upgrader websocket.Upgrader
 	ctx      context.Context // ends every session and follower, at close
 	stop     context.CancelFunc
 	wg       sync.WaitGroup // counts sessions, followers and grades (hold)
 
 	// frameRate and frameBurst are the token bucket of every tab: the
-	// constants framesPerSecond and frameBurst, raised only by benchmarks,
+	// constants FramesPerSecond and frameBurst, raised only by benchmarks,
 	// which send as fast as the answers come. Set before serving.
 	frameRate, frameBurst float64
 
@@ -170,19 +103,26 @@ type hub struct {
 	registry map[string]*session // the sessions being served, by id
 }
 
-func newHub(t Targets) *hub {
+// NewHub returns a hub whose tabs reach the servers of t. site says which
+// pages may open a websocket: only the site's own (loopback.Site); nil
+// means a site on loopback alone.
+func NewHub(t Targets, site *loopback.Site) *Hub {
+	if site == nil {
+		site = &loopback.Site{}
+	}
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{targets: t, ctx: ctx, stop: stop, site: &loopback.Site{},
-		frameRate: framesPerSecond, frameBurst: frameBurst,
+	h := &Hub{targets: t, ctx: ctx, stop: stop, site: site,
+		frameRate: FramesPerSecond, frameBurst: frameBurst,
 		registry: make(map[string]*session)}
 	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.ownOrigin}
 	return h
 }
 
-// close ends every session and follower, stops the children, and waits.
+// Close ends every session and follower, stops the children, and waits.
+// It is idempotent.
 // Sessions and followers are counted under mu after checking ctx, so
 // cancelling under mu means none is counted once Wait may have begun.
-func (h *hub) close() {
+func (h *Hub) Close() {
 	h.mu.Lock()
 	h.stop()
 	h.mu.Unlock()
@@ -194,13 +134,13 @@ func (h *hub) close() {
 // any other site, another port of this machine included, must not
 // (cross-site websocket hijacking). Browsers always send Origin on a
 // websocket handshake, so one without it is refused too.
-func (h *hub) ownOrigin(r *http.Request) bool {
+func (h *Hub) ownOrigin(r *http.Request) bool {
 	return r.Header.Get("Origin") != "" && h.site.Check(r) == nil
 }
 
-// serveWS upgrades the request and serves the tab until it goes away;
+// ServeWS upgrades the request and serves the tab until it goes away;
 // with ?watch=<session id>, the tab follows that session instead.
-func (h *hub) serveWS(w http.ResponseWriter, r *http.Request) {
+func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 	if !h.ownOrigin(r) {
 		http.Error(w, "websocket refused: the page must come from this machine (Origin was "+fmt.Sprintf("%q", r.Header.Get("Origin"))+")", http.StatusForbidden)
 		return
@@ -228,7 +168,7 @@ func (h *hub) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered the request
 	}
-	s := newSession(h, conn, isLoopbackPeer(r))
+	s := newSession(h, conn, IsLocalPeer(r))
 	h.mu.Lock()
 	h.registry[s.id] = s
 	h.mu.Unlock()
@@ -237,18 +177,18 @@ func (h *hub) serveWS(w http.ResponseWriter, r *http.Request) {
 
 // unregister takes an ending session out of the registry: no follower
 // can attach to it after this.
-func (h *hub) unregister(s *session) {
+func (h *Hub) unregister(s *session) {
 	h.mu.Lock()
 	delete(h.registry, s.id)
 	h.mu.Unlock()
 }
 
-// hold counts a piece of work, such as a grade, among those close waits
+// Hold counts a piece of work, such as a grade, among those Close waits
 // for, and returns the context it runs in: parent's, ended as well when
 // the hub closes. release ends the context and the count. A hub that is
 // closing holds nothing new (ok is false). The count is taken under mu
 // after checking ctx, as close requires.
-func (h *hub) hold(parent context.Context) (ctx context.Context, release func(), ok bool) {
+func (h *Hub) Hold(parent context.Context) (ctx context.Context, release func(), ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ctx.Err() != nil {
@@ -264,8 +204,23 @@ func (h *hub) hold(parent context.Context) (ctx context.Context, release func(),
 	}, true
 }
 
+// Transcript returns the events the session id has kept (its latest,
+// as a new follower gets them), if it is being served.
+func (h *Hub) Transcript(id string) ([][]byte, bool) {
+	h.mu.Lock()
+	s, ok := h.registry[id]
+	h.mu.Unlock()
+	if !ok || id == "" {
+		return nil, false
+	}
+	return s.feed.events(), true
+}
+
+// Targets says where the hub's tabs send their frames.
+func (h *Hub) Targets() Targets { return h.targets }
+
 // takeChild counts a child process against maxChildren.
-func (h *hub) takeChild() bool {
+func (h *Hub) takeChild() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.children >= maxChildren {
@@ -275,28 +230,28 @@ func (h *hub) takeChild() bool {
 	return true
 }
 
-func (h *hub) releaseChild() {
+func (h *Hub) releaseChild() {
 	h.mu.Lock()
 	h.children--
 	h.mu.Unlock()
 }
 
 // sessionCount and childCount say how many tabs and children there are.
-func (h *hub) sessionCount() int {
+func (h *Hub) sessionCount() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions
 }
 
-func (h *hub) childCount() int {
+func (h *Hub) childCount() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.children
 }
 
-// isLoopbackPeer reports whether the request came from this machine. Only
+// IsLocalPeer reports whether the request came from this machine. Only
 // such a tab may start child processes and reach custom targets.
-func isLoopbackPeer(r *http.Request) bool {
+func IsLocalPeer(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -67,7 +67,7 @@ const patience = 20 * time.Second
 
 // startHub serves a hub on a loopback httptest server and returns it with
 // the websocket URL.
-func startHub(t testing.TB, targets Targets) (*hub, *httptest.Server) {
+func startHub(t testing.TB, targets Targets) (*Hub, *httptest.Server) {
 	t.Helper()
 	return startHubAs(t, targets, "")
 }
@@ -76,35 +76,35 @@ func startHub(t testing.TB, targets Targets) (*hub, *httptest.Server) {
 // ("" leaves the real, loopback, address): how a page opened from
 // another machine is simulated. Host and Origin still name this
 // machine, as they would behind a forwarded port.
-func startHubAs(t testing.TB, targets Targets, remoteAddr string) (*hub, *httptest.Server) {
+func startHubAs(t testing.TB, targets Targets, remoteAddr string) (*Hub, *httptest.Server) {
 	t.Helper()
 	h := newTestHub(t, targets)
 	return h, serveHub(t, h, remoteAddr)
 }
 
 // newTestHub makes a hub whose stdio targets run the test binary.
-func newTestHub(t testing.TB, targets Targets) *hub {
+func newTestHub(t testing.TB, targets Targets) *Hub {
 	t.Setenv(childEnv, "1")
 	if targets.Executable == "" {
 		targets.Executable = os.Args[0]
 	}
-	return newHub(targets)
+	return NewHub(targets, nil)
 }
 
 // serveHub serves h on a loopback httptest server until the test ends,
 // then closes both.
-func serveHub(t testing.TB, h *hub, remoteAddr string) *httptest.Server {
-	handler := http.HandlerFunc(h.serveWS)
+func serveHub(t testing.TB, h *Hub, remoteAddr string) *httptest.Server {
+	handler := http.HandlerFunc(h.ServeWS)
 	if remoteAddr != "" {
 		handler = func(w http.ResponseWriter, r *http.Request) {
 			r.RemoteAddr = remoteAddr
-			h.serveWS(w, r)
+			h.ServeWS(w, r)
 		}
 	}
 	srv := httptest.NewServer(handler)
 	t.Cleanup(func() {
 		srv.Close()
-		h.close()
+		h.Close()
 	})
 	return srv
 }
@@ -142,21 +142,21 @@ func waitFor(t testing.TB, cond func() bool) {
 
 // readHello reads the first message of a websocket, which must be the
 // playground's hello.
-func readHello(t testing.TB, conn *websocket.Conn) hello {
+func readHello(t testing.TB, conn *websocket.Conn) Hello {
 	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(patience))
 	_, b, err := conn.ReadMessage()
 	if err != nil {
 		t.Fatalf("waiting for the hello: %v", err)
 	}
-	var h hello
+	var h Hello
 	if err := json.Unmarshal(b, &h); err != nil || h.Op != "hello" {
 		t.Fatalf("first message %s, want a hello (%v)", b, err)
 	}
 	return h
 }
 
-func send(t testing.TB, conn *websocket.Conn, c command) {
+func send(t testing.TB, conn *websocket.Conn, c Command) {
 	t.Helper()
 	if err := conn.WriteJSON(c); err != nil {
 		t.Fatal(err)
@@ -165,11 +165,11 @@ func send(t testing.TB, conn *websocket.Conn, c command) {
 
 // next reads events until one matches, and fails on an "error" event
 // unless that is what is wanted.
-func next(t testing.TB, conn *websocket.Conn, match func(event) bool) event {
+func next(t testing.TB, conn *websocket.Conn, match func(Event) bool) Event {
 	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(patience))
 	for {
-		var ev event
+		var ev Event
 		if err := conn.ReadJSON(&ev); err != nil {
 			t.Fatalf("waiting for an event: %v", err)
 		}
@@ -196,15 +196,15 @@ func TestMCPStdioSession(t *testing.T) {
 	}
 	answers := map[string]string{}
 	for i, f := range frames {
-		send(t, conn, command{Op: "send", ID: int64(i + 1), Target: "mcp-stdio", Frame: f})
-		out := next(t, conn, func(ev event) bool { return ev.Dir == "out" })
+		send(t, conn, Command{Op: "send", ID: int64(i + 1), Target: "mcp-stdio", Frame: f})
+		out := next(t, conn, func(ev Event) bool { return ev.Dir == "out" })
 		if out.ID != int64(i+1) || out.Text != f+"\n" || out.Size != len(f)+1 || out.Target != "mcp-stdio" {
 			t.Errorf("frame %d came back as %+v", i+1, out)
 		}
 		if i == 1 {
 			continue // a notification has no answer
 		}
-		in := next(t, conn, func(ev event) bool { return ev.Dir == "in" && ev.Kind == "line" })
+		in := next(t, conn, func(ev Event) bool { return ev.Dir == "in" && ev.Kind == "line" })
 		var msg struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -228,14 +228,14 @@ func TestMCPStdioSession(t *testing.T) {
 func TestStdioRestartAndStderr(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	conn := dial(t, srv)
-	send(t, conn, command{Op: "send", ID: 1, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"a b"}}`})
-	if in := next(t, conn, func(ev event) bool { return ev.Dir == "in" }); !strings.Contains(in.Text, `"words":2`) {
+	send(t, conn, Command{Op: "send", ID: 1, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"a b"}}`})
+	if in := next(t, conn, func(ev Event) bool { return ev.Dir == "in" }); !strings.Contains(in.Text, `"words":2`) {
 		t.Errorf("stdio answer: %q", in.Text)
 	}
-	send(t, conn, command{Op: "restart", Target: "stdio"})
-	next(t, conn, func(ev event) bool { return ev.Kind == "exit" })
-	send(t, conn, command{Op: "send", ID: 2, Target: "stdio", Frame: `not json`})
-	if in := next(t, conn, func(ev event) bool { return ev.Dir == "in" }); !strings.Contains(in.Text, "error") {
+	send(t, conn, Command{Op: "restart", Target: "stdio"})
+	next(t, conn, func(ev Event) bool { return ev.Kind == "exit" })
+	send(t, conn, Command{Op: "send", ID: 2, Target: "stdio", Frame: `not json`})
+	if in := next(t, conn, func(ev Event) bool { return ev.Dir == "in" }); !strings.Contains(in.Text, "error") {
 		t.Errorf("answer to a bad line: %q", in.Text)
 	}
 }
@@ -250,11 +250,11 @@ func TestHTTPExchange(t *testing.T) {
 	_, srv := startHub(t, Targets{HTTPURL: api.URL})
 	conn := dial(t, srv)
 	frame := "POST /execute HTTP/1.1\nContent-Type: application/json\n\n{\"name\":\"word_count\",\"args\":{\"text\":\"read the wire\"}}\n"
-	send(t, conn, command{Op: "send", ID: 5, Target: "http", Frame: frame})
+	send(t, conn, Command{Op: "send", ID: 5, Target: "http", Frame: frame})
 	var fixes []string
-	var out, raw, head, body event
+	var out, raw, head, body Event
 	for body.Kind == "" || raw.Kind == "" {
-		ev := next(t, conn, func(event) bool { return true })
+		ev := next(t, conn, func(Event) bool { return true })
 		switch ev.Kind {
 		case "fix":
 			fixes = append(fixes, ev.Text)
@@ -288,38 +288,38 @@ func TestRefusals(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	conn := dial(t, srv)
 	for _, tt := range []struct {
-		c    command
+		c    Command
 		want string
 	}{
-		{command{Op: "send", ID: 1, Target: "smtp", Frame: "HELO"}, `unknown target "smtp"`},
-		{command{Op: "dance", ID: 2}, `unknown op "dance"`},
-		{command{Op: "send", ID: 3, Target: "http", Frame: "GET / HTTP/1.1"}, "no http server runs"},
-		{command{Op: "send", ID: 4, Target: "grpc", Frame: "x/y"}, "no gRPC server runs"},
-		{command{Op: "send", ID: 5, Target: "stdio", Frame: strings.Repeat("x", maxFrame+1)}, "at most 1048576 are sent"},
+		{Command{Op: "send", ID: 1, Target: "smtp", Frame: "HELO"}, `unknown target "smtp"`},
+		{Command{Op: "dance", ID: 2}, `unknown op "dance"`},
+		{Command{Op: "send", ID: 3, Target: "http", Frame: "GET / HTTP/1.1"}, "no http server runs"},
+		{Command{Op: "send", ID: 4, Target: "grpc", Frame: "x/y"}, "no gRPC server runs"},
+		{Command{Op: "send", ID: 5, Target: "stdio", Frame: strings.Repeat("x", maxFrame+1)}, "at most 1048576 are sent"},
 	} {
 		send(t, conn, tt.c)
-		ev := next(t, conn, func(ev event) bool { return ev.Op == "error" })
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" })
 		if ev.ID != tt.c.ID || !strings.Contains(ev.Message, tt.want) {
 			t.Errorf("%+v: got %+v, want a refusal containing %q", tt.c.Op+" "+tt.c.Target, ev, tt.want)
 		}
 	}
 }
 
-// TestRateLimit: a tab that sends faster than framesPerSecond is told
+// TestRateLimit: a tab that sends faster than FramesPerSecond is told
 // so after its burst.
 func TestRateLimit(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	conn := dial(t, srv)
 	readHello(t, conn)
 	for i := range frameBurst + 5 {
-		send(t, conn, command{Op: "send", ID: int64(i + 1), Target: "nowhere"})
+		send(t, conn, Command{Op: "send", ID: int64(i + 1), Target: "nowhere"})
 	}
 	// Each frame is refused, for its unknown target or, once the burst is
 	// used up, for coming too fast.
 	conn.SetReadDeadline(time.Now().Add(patience))
 	first := int64(0)
 	for i := range frameBurst + 5 {
-		var ev event
+		var ev Event
 		if err := conn.ReadJSON(&ev); err != nil {
 			t.Fatalf("refusal %d: %v", i+1, err)
 		}
@@ -355,7 +355,7 @@ func TestWebsocketOrigin(t *testing.T) {
 func TestHello(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	a, b := readHello(t, dial(t, srv)), readHello(t, dial(t, srv))
-	for _, h := range []hello{a, b} {
+	for _, h := range []Hello{a, b} {
 		if len(h.Session) != 2*sessionIDBytes || strings.Trim(h.Session, "0123456789abcdef") != "" {
 			t.Errorf("session id %q: want %d hex digits", h.Session, 2*sessionIDBytes)
 		}
@@ -382,9 +382,9 @@ func TestSessionsLeaveNothing(t *testing.T) {
 		watcher := dialPath(t, srv, "?watch="+id)
 		readHello(t, watcher)
 		watchers = append(watchers, watcher)
-		send(t, conn, command{Op: "send", ID: 1, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"x"}}`})
-		next(t, conn, func(ev event) bool { return ev.Dir == "in" })
-		next(t, watcher, func(ev event) bool { return ev.Dir == "in" })
+		send(t, conn, Command{Op: "send", ID: 1, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"x"}}`})
+		next(t, conn, func(ev Event) bool { return ev.Dir == "in" })
+		next(t, watcher, func(ev Event) bool { return ev.Dir == "in" })
 		conn.Close()
 		// Sessions end in the background, their followers told last;
 		// stay under the hub's limit.
@@ -393,7 +393,7 @@ func TestSessionsLeaveNothing(t *testing.T) {
 		}
 	}
 	for i, watcher := range watchers {
-		next(t, watcher, func(ev event) bool { return ev.Kind == "session-end" })
+		next(t, watcher, func(ev Event) bool { return ev.Kind == "session-end" })
 		if _, _, err := watcher.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
 			t.Fatalf("follower %d: after session-end it read %v, want a normal close", i, err)
 		}

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"runtime"
@@ -21,13 +21,13 @@ func TestGRPCConnectionKept(t *testing.T) {
 	for id := int64(1); id <= 3; id++ {
 		if id == 3 {
 			// "New connection": the next call dials again.
-			send(t, conn, command{Op: "restart", ID: 10, Target: "grpc"})
-			if ev := next(t, conn, func(ev event) bool { return ev.Kind == "restart" }); !strings.Contains(ev.Text, "the next call opens a new one") {
+			send(t, conn, Command{Op: "restart", ID: 10, Target: "grpc"})
+			if ev := next(t, conn, func(ev Event) bool { return ev.Kind == "restart" }); !strings.Contains(ev.Text, "the next call opens a new one") {
 				t.Errorf("the restart's note: %q", ev.Text)
 			}
 		}
-		send(t, conn, command{Op: "send", ID: id, Target: "grpc", Frame: frame})
-		ev := next(t, conn, func(ev event) bool { return ev.ID == id && ev.Kind == "grpc" })
+		send(t, conn, Command{Op: "send", ID: id, Target: "grpc", Frame: frame})
+		ev := next(t, conn, func(ev Event) bool { return ev.ID == id && ev.Kind == "grpc" })
 		dumps = append(dumps, ev.Text)
 	}
 	for i, want := range []struct {
@@ -50,7 +50,7 @@ func TestGRPCConnectionKept(t *testing.T) {
 	}
 
 	conn.Close()
-	h.close() // waits for every session, and so for its connections to close
+	h.Close() // waits for every session, and so for its connections to close
 	// grpc-go's Close waits for its transport's goroutines, but a few of
 	// the channel's own end just after it returns: wait for those,
 	// briefly, before looking.

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// command is a message from the page.
-type command struct {
+// Command is a message from the page.
+type Command struct {
 	Op     string `json:"op"` // "send" or "restart"
 	ID     int64  `json:"id"`
 	Target string `json:"target"`
@@ -19,18 +19,18 @@ type command struct {
 	Frame  string `json:"frame"`
 }
 
-// hello is the first message on every websocket: which session it is,
+// Hello is the first message on every websocket: which session it is,
 // whether the tab may start processes, and whether it only watches.
-type hello struct {
+type Hello struct {
 	Op       string `json:"op"` // "hello"
 	Session  string `json:"session"`
 	Local    bool   `json:"local"`
 	Watching bool   `json:"watching"`
 }
 
-// event is a message to the page: a piece of traffic ("event"), or the
+// Event is a message to the page: a piece of traffic ("event"), or the
 // playground's refusal of a frame ("error").
-type event struct {
+type Event struct {
 	Op      string `json:"op"`
 	ID      int64  `json:"id,omitempty"`
 	Target  string `json:"target,omitempty"`
@@ -47,7 +47,7 @@ type event struct {
 // (pump), the tab's child processes, the exchanges it waits on, and the
 // feed that its followers watch.
 type session struct {
-	hub   *hub
+	hub   *Hub
 	conn  *websocket.Conn
 	id    string // random and unguessable: the key to watching this session
 	local bool   // the tab is on this machine, so it may start children
@@ -67,14 +67,14 @@ type session struct {
 
 // newSession makes the session of a tab that has just connected, with
 // its hello queued as the first message.
-func newSession(h *hub, conn *websocket.Conn, local bool) *session {
+func newSession(h *Hub, conn *websocket.Conn, local bool) *session {
 	ctx, cancel := context.WithCancel(h.ctx)
 	s := &session{hub: h, conn: conn, id: newSessionID(), local: local, ctx: ctx, cancel: cancel,
 		out: make(chan []byte, sendBuffer), flight: make(chan struct{}, maxInFlight), children: make(map[childKey]*child)}
 	s.feed = newFeed(s.out, cancel)
 	// The writer has not started and nothing else sends yet: the hello
 	// goes first, and fits.
-	s.out <- mustJSON(hello{Op: "hello", Session: s.id, Local: local})
+	s.out <- mustJSON(Hello{Op: "hello", Session: s.id, Local: local})
 	return s
 }
 
@@ -97,7 +97,7 @@ func (s *session) run() {
 	keepAlive(s.conn)
 	rate := bucket{rate: s.hub.frameRate, burst: s.hub.frameBurst, tokens: s.hub.frameBurst}
 	for {
-		var c command
+		var c Command
 		if err := s.conn.ReadJSON(&c); err != nil {
 			break
 		}
@@ -127,7 +127,7 @@ func keepAlive(conn *websocket.Conn) {
 }
 
 // handle serves one command from the page.
-func (s *session) handle(c command) {
+func (s *session) handle(c Command) {
 	if len(c.Frame) > maxFrame {
 		s.refuse(c.ID, fmt.Sprintf("the frame is %d bytes; at most %d are sent", len(c.Frame), maxFrame))
 		return
@@ -170,15 +170,15 @@ func (s *session) handle(c command) {
 }
 
 // restartGRPC forgets the tab's connection to a gRPC server, and says so.
-func (s *session) restartGRPC(c command, addr string) {
+func (s *session) restartGRPC(c Command, addr string) {
 	s.dropGRPCClient(addr)
-	s.emit(event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: "the connection to " + addr + " is closed; the next call opens a new one and asks reflection again"})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: "the connection to " + addr + " is closed; the next call opens a new one and asks reflection again"})
 }
 
 // exchange runs one request-response exchange in the background, so that
 // a long stream does not hold up the next frame; at most maxInFlight at
 // once.
-func (s *session) exchange(c command, do func(context.Context) error) {
+func (s *session) exchange(c Command, do func(context.Context) error) {
 	select {
 	case s.flight <- struct{}{}:
 	default:
@@ -201,7 +201,7 @@ func (s *session) exchange(c command, do func(context.Context) error) {
 
 // emit sends an event to the page and to the session's followers. A tab
 // that does not keep up is dropped rather than waited on (feed.publish).
-func (s *session) emit(ev event) {
+func (s *session) emit(ev Event) {
 	if ev.Op == "" {
 		ev.Op = "event"
 	}
@@ -212,7 +212,7 @@ func (s *session) emit(ev event) {
 }
 
 func (s *session) refuse(id int64, message string) {
-	s.emit(event{Op: "error", ID: id, Message: message})
+	s.emit(Event{Op: "error", ID: id, Message: message})
 }
 
 // mustJSON encodes a message to the page. Messages are made of strings,

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 
 // readUntil reads raw messages until one decodes to an event that
 // matches, and returns them all, that one included.
-func readUntil(t *testing.T, conn *websocket.Conn, match func(event) bool) []string {
+func readUntil(t *testing.T, conn *websocket.Conn, match func(Event) bool) []string {
 	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(patience))
 	var msgs []string
@@ -30,7 +30,7 @@ func readUntil(t *testing.T, conn *websocket.Conn, match func(event) bool) []str
 			t.Fatalf("after %d messages %q: %v", len(msgs), msgs, err)
 		}
 		msgs = append(msgs, string(b))
-		var ev event
+		var ev Event
 		if err := json.Unmarshal(b, &ev); err != nil {
 			t.Fatalf("message %s: %v", b, err)
 		}
@@ -68,10 +68,10 @@ func TestWatch(t *testing.T) {
 	id := readHello(t, tab).Session
 	frame := "POST /execute HTTP/1.1\nContent-Type: application/json\n\n{\"name\":\"word_count\",\"args\":{\"text\":\"read the wire\"}}\n"
 
-	send(t, tab, command{Op: "send", ID: 1, Target: "http", Frame: frame})
-	before := readUntil(t, tab, func(ev event) bool { return ev.Kind == "end" })
-	send(t, tab, command{Op: "send", ID: 2, Target: "smtp"})
-	before = append(before, readUntil(t, tab, func(ev event) bool { return ev.Op == "error" })...)
+	send(t, tab, Command{Op: "send", ID: 1, Target: "http", Frame: frame})
+	before := readUntil(t, tab, func(ev Event) bool { return ev.Kind == "end" })
+	send(t, tab, Command{Op: "send", ID: 2, Target: "smtp"})
+	before = append(before, readUntil(t, tab, func(ev Event) bool { return ev.Op == "error" })...)
 
 	watcher := dialPath(t, srv, "?watch="+id)
 	if hl := readHello(t, watcher); hl.Session != id || !hl.Watching || hl.Local {
@@ -81,8 +81,8 @@ func TestWatch(t *testing.T) {
 		t.Errorf("replay (-tab +follower):\n%s", diff)
 	}
 
-	send(t, tab, command{Op: "send", ID: 3, Target: "http", Frame: frame})
-	live := readUntil(t, tab, func(ev event) bool { return ev.Kind == "end" })
+	send(t, tab, Command{Op: "send", ID: 3, Target: "http", Frame: frame})
+	live := readUntil(t, tab, func(ev Event) bool { return ev.Kind == "end" })
 	if diff := cmp.Diff(live, readN(t, watcher, len(live))); diff != "" {
 		t.Errorf("live events (-tab +follower):\n%s", diff)
 	}
@@ -90,22 +90,22 @@ func TestWatch(t *testing.T) {
 		t.Errorf("the live exchange has no answer: %q", live)
 	}
 
-	send(t, watcher, command{Op: "send", ID: 9, Target: "http", Frame: frame})
-	ev := next(t, watcher, func(ev event) bool { return ev.Op == "error" })
+	send(t, watcher, Command{Op: "send", ID: 9, Target: "http", Frame: frame})
+	ev := next(t, watcher, func(ev Event) bool { return ev.Op == "error" })
 	if want := "this tab is watching session " + id + "; it cannot send"; ev.ID != 9 || ev.Message != want {
 		t.Errorf("follower's send answered %+v, want id 9 and %q", ev, want)
 	}
 	// The tab's next message is the answer to its own next command, not
 	// the follower's refusal.
-	send(t, tab, command{Op: "send", ID: 4, Target: "smtp"})
+	send(t, tab, Command{Op: "send", ID: 4, Target: "smtp"})
 	if got := readN(t, tab, 1); !strings.Contains(got[0], `"id":4`) {
 		t.Errorf("the tab got %s, want the refusal of its frame 4", got[0])
 	}
 
 	tab.Close()
 	// The follower sees the refusal of frame 4 too, then the end.
-	msgs := readUntil(t, watcher, func(ev event) bool { return ev.Kind == "session-end" })
-	var end event
+	msgs := readUntil(t, watcher, func(ev Event) bool { return ev.Kind == "session-end" })
+	var end Event
 	json.Unmarshal([]byte(msgs[len(msgs)-1]), &end)
 	if !strings.Contains(msgs[0], `"id":4`) {
 		t.Errorf("the follower's next message %s, want the refusal of the tab's frame 4", msgs[0])
@@ -310,7 +310,7 @@ func TestCloseEndsFollowers(t *testing.T) {
 	done := make(chan struct{})
 	// Ends when close returns.
 	go func() {
-		h.close()
+		h.Close()
 		close(done)
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const maxTo = 4 << 10
 func isCustom(target string) bool { return strings.HasPrefix(target, "custom-") }
 
 // handleCustom serves one command for a custom target.
-func (s *session) handleCustom(c command) {
+func (s *session) handleCustom(c Command) {
 	if !s.local {
 		// Starting a program, or connecting wherever the page says, is for
 		// the learner at this machine only.

@@ -1,4 +1,4 @@
-package playground
+package wire
 
 import (
 	"bufio"
@@ -46,7 +46,7 @@ const (
 // calling stop.
 type child struct {
 	proc   *stdio.Process
-	lines  chan event    // "out" events whose text goes to the child's stdin; never closed
+	lines  chan Event    // "out" events whose text goes to the child's stdin; never closed
 	quit   chan struct{} // closed (once, by stop) to ask the supervisor to end the child
 	once   sync.Once     // guards closing quit
 	done   chan struct{} // closed by the supervisor when the child is over and its slot released
@@ -83,7 +83,7 @@ func (s *session) argv(k childKey) ([]string, error) {
 
 // sendLine writes a frame to the target's child, starting the child on
 // the first frame. Each line of the frame is one message.
-func (s *session) sendLine(c command) {
+func (s *session) sendLine(c Command) {
 	ch, err := s.childFor(childKey{target: c.Target, to: c.To})
 	if err != nil {
 		s.refuse(c.ID, err.Error())
@@ -91,7 +91,7 @@ func (s *session) sendLine(c command) {
 	}
 	frame := strings.TrimRight(c.Frame, "\n") + "\n"
 	select {
-	case ch.lines <- event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)}:
+	case ch.lines <- Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)}:
 	default:
 		s.refuse(c.ID, "the server is not reading its stdin; restart it")
 	}
@@ -125,7 +125,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 		return nil, fmt.Errorf("too many server processes are running (at most %d); close a tab or restart one", maxChildren)
 	}
 	stderr := &lineEmitter{emit: func(line string) {
-		s.emit(event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
+		s.emit(Event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
 	}}
 	p, err := stdio.StartProcess(argv, stderr, childGrace)
 	if err != nil {
@@ -135,7 +135,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 		}
 		return nil, err
 	}
-	ch := &child{proc: p, lines: make(chan event, childQueue), quit: make(chan struct{}), done: make(chan struct{}), stderr: stderr}
+	ch := &child{proc: p, lines: make(chan Event, childQueue), quit: make(chan struct{}), done: make(chan struct{}), stderr: stderr}
 	s.children[k] = ch
 	read := make(chan struct{}) // closed when the reader returns
 	s.wg.Add(3)
@@ -168,7 +168,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 		sc.Buffer(make([]byte, 0, 64<<10), maxFrame+1)
 		for sc.Scan() {
 			line := sc.Text() + "\n"
-			s.emit(event{Target: k.target, To: k.to, Dir: "in", Kind: "line", Text: line, Size: len(line)})
+			s.emit(Event{Target: k.target, To: k.to, Dir: "in", Kind: "line", Text: line, Size: len(line)})
 		}
 		if errors.Is(sc.Err(), bufio.ErrTooLong) {
 			ch.reason = fmt.Sprintf("it wrote a line longer than %d bytes, more than one message may be", maxFrame)
@@ -212,7 +212,7 @@ func (s *session) superviseChild(k childKey, ch *child, read <-chan struct{}) {
 		delete(s.children, k)
 	}
 	s.mu.Unlock()
-	s.emit(event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: exitNote(ch, stopped)})
+	s.emit(Event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: exitNote(ch, stopped)})
 	close(ch.done)
 }
 

@@ -1,0 +1,104 @@
+// Package wire is the playground's engine: it carries a browser tab's
+// frames to live servers and every byte that comes back to the tab, as
+// events. It knows nothing of pages, lessons or exercises, and imports no
+// HTML or markdown; package playground builds the pages on top of it.
+//
+// # The pieces, and who owns what
+//
+//   - Hub (hub.go) accepts the websockets at ServeWS. It owns the registry
+//     of sessions, the counts of tabs and child processes, and the work
+//     Hold counts (a grade); Close ends all of it and waits. Its mu guards
+//     those.
+//   - session (session.go) is one tab. Its reader goroutine (run) owns
+//     the tab's commands, in order; its writer (pump) owns the websocket's
+//     writes. Both end when the tab goes or the hub closes (the session's
+//     ctx). session.mu guards the tab's children.
+//   - child (child.go) is a stdio server the tab started, for the stdio,
+//     mcp-stdio and custom-stdio targets. A writer, a reader and a
+//     supervisor goroutine serve it; the supervisor alone ends it, however
+//     it ends, and releases its slot.
+//   - An exchange (exchange.go) is one HTTP request or gRPC call, in a
+//     goroutine of its own that ends at the answer, exchangeTimeout or the
+//     session's end. A tab's gRPC connections (grpcClients) are kept
+//     between its calls and closed when the session ends.
+//   - Custom targets (custom.go) are the learner's own servers: a command
+//     line, an http:// URL, a host:port.
+//   - feed (watch.go) is the publish/subscribe seam: every event of a
+//     session is published to it once, and it hands the event to the tab
+//     and to every follower (another tab watching the session), keeping
+//     the latest for late-comers and dropping whoever falls behind rather
+//     than waiting. Its mu guards the ring and the followers; a follower's
+//     writer ends with the session or the hub.
+//
+// Limits and timeouts are named constants in hub.go, each with the
+// message a learner sees when it is hit.
+//
+// # The websocket's messages
+//
+// The page talks to the engine over one websocket per browser tab:
+// the tab sends frames, and the playground sends back every byte that
+// crossed each wire, as events. The messages are JSON objects.
+//
+// Right after the upgrade, the playground greets the tab with the
+// session's id, which another tab can use to watch it (below), and says
+// whether the tab may start processes (stdio and custom targets): only a
+// tab on this machine (a loopback peer) may.
+//
+//	{"op":"hello","session":"9f86d081884c7d659a2feaa0c55ad015","local":true,"watching":false}
+//
+// From the page:
+//
+//	{"op":"send","id":7,"target":"mcp-stdio","frame":"{\"jsonrpc\":\"2.0\",...}"}
+//	{"op":"restart","target":"mcp-stdio"}   // a fresh child process
+//
+// A custom target is the learner's own server, named by "to":
+//
+//	{"op":"send","id":8,"target":"custom-stdio","to":"python3 my_server.py --flag 'a b'","frame":"..."}
+//	{"op":"restart","target":"custom-stdio","to":"python3 my_server.py --flag 'a b'"}
+//	{"op":"send","id":9,"target":"custom-http","to":"http://127.0.0.1:9000","frame":"POST /x HTTP/1.1\n..."}
+//	{"op":"send","id":10,"target":"custom-grpc","to":"127.0.0.1:9000","frame":"pkg.Service/Method\n{...}"}
+//
+// custom-stdio starts the command line as a child process, one per
+// distinct command line per tab, in the playground's working directory.
+// The line is split into words as a POSIX shell splits them (blanks,
+// 'single quotes', "double quotes", backslash escapes), but no shell
+// runs: $VAR, ~, globs, pipes and redirections reach the program as
+// they are. custom-http takes an http:// base URL (not https, yet), and
+// custom-grpc a host:port. Only a tab on this machine may use them.
+//
+// To the page, one per piece of traffic, as it happens:
+//
+//	{"op":"event","id":7,"target":"mcp-stdio","dir":"out","kind":"line","at":"...","text":"...","size":83}
+//	{"op":"event","target":"mcp-stdio","dir":"in","kind":"line",...}     // stdout of the child
+//	{"op":"event","target":"mcp-stdio","dir":"err","kind":"stderr",...}  // stderr of the child
+//	{"op":"event","id":8,"target":"http","dir":"in","kind":"http-head",...}
+//	{"op":"event","target":"custom-stdio","to":"python3 my_server.py --flag 'a b'","dir":"in",...}
+//	{"op":"error","id":9,"message":"..."}  // the playground refused the frame
+//
+// "out" is what the learner sent, "in" what came back. An event carries
+// the id of the frame it answers when the playground knows it (HTTP and
+// gRPC: one exchange per frame); on a stdio child, lines come as the
+// server writes them, and the page matches JSON-RPC ids itself. An
+// event of a custom target echoes its "to", so that the page can tell
+// two custom servers apart.
+//
+// Watching: another tab, a teacher's projector say, may follow a session
+// live by opening the websocket at /ws?watch=<session id>. It is greeted
+// with
+//
+//	{"op":"hello","session":"9f86d081884c7d659a2feaa0c55ad015","local":false,"watching":true}
+//
+// ("local" is false: a follower starts nothing), then the session's
+// latest events again (the last replayEvents, fewer if they pass
+// replayBytes), then every new event and refusal of the session as it
+// happens. It may not send: each of its commands is answered with
+//
+//	{"op":"error","id":3,"message":"this tab is watching session 9f86...; it cannot send"}
+//
+// When the session ends, the follower gets one last event and is closed:
+//
+//	{"op":"event","dir":"note","kind":"session-end","at":"...","text":"the session you were watching ended"}
+//
+// An unknown session id is answered 404 and a session with maxWatchers
+// followers 503, both before the upgrade.
+package wire
