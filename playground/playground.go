@@ -99,6 +99,8 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mountConsoles(mux, h.Targets())
 	mountFiveWires(mux, h.Targets())
 	mux.HandleFunc("GET /ws", h.ServeWS)
+	// Every other path: the styled 404, in the reader's language.
+	mux.HandleFunc("GET /", notFound)
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := site.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)
