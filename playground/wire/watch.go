@@ -90,9 +90,9 @@ func (f *feed) tell(fl *follower, b []byte) {
 	}
 }
 
-// attach makes fl a follower, with hello and the replay queued in its
-// buffer, in that order, before any live event. fl.out must be empty and
-// hold 1+replayEvents+sendBuffer messages.
+// attach makes fl a follower, with hello (if not nil) and the replay
+// queued in its buffer, in that order, before any live event. fl.out
+// must be empty and hold them and sendBuffer messages more.
 func (f *feed) attach(fl *follower, hello []byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -102,7 +102,9 @@ func (f *feed) attach(fl *follower, hello []byte) error {
 	if len(f.followers) >= maxWatchers {
 		return errTooManyWatchers
 	}
-	fl.out <- hello
+	if hello != nil {
+		fl.out <- hello
+	}
 	for i := range f.n {
 		fl.out <- f.ring[(f.first+i)%replayEvents]
 	}
@@ -167,6 +169,105 @@ var (
 	errTooManyWatchers = fmt.Errorf("the session already has %d watchers, the most it may have", maxWatchers)
 )
 
+// follow finds the session id and attaches fl to it, with hello (if
+// any) queued first. It is done under the hub's lock: unregister takes
+// the same lock before the feed ends, so the session cannot end between
+// being found and being followed. On success the follower is counted in
+// h.wg; the caller calls h.wg.Done and s.feed.detach when it stops.
+func (h *Hub) follow(id string, fl *follower, hello []byte) (*session, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.registry[id]
+	switch {
+	case h.ctx.Err() != nil:
+		return nil, ErrClosed
+	case s == nil:
+		return nil, noSession(fmt.Sprintf("no session %q to watch: it has ended, or the id is mistyped (a tab learns its id from the playground's hello)", id))
+	}
+	switch err := s.feed.attach(fl, hello); {
+	case errors.Is(err, errSessionEnded):
+		return nil, noSession(fmt.Sprintf("no session %q to watch: it has ended", id))
+	case err != nil:
+		return nil, err
+	}
+	h.wg.Add(1)
+	return s, nil
+}
+
+// The reasons Subscribe and watching refuse a follower, beside
+// errTooManyWatchers.
+var (
+	// ErrNoSession is wrapped by the error for an id that no session has,
+	// or whose session has ended.
+	ErrNoSession = errors.New("no such session")
+	// ErrClosed is the error once the hub is closing.
+	ErrClosed = errors.New("the playground is shutting down")
+)
+
+// noSession is an error that says which id was not found, and wraps
+// ErrNoSession.
+type noSession string
+
+func (e noSession) Error() string { return string(e) }
+func (e noSession) Unwrap() error { return ErrNoSession }
+
+// Subscribe follows the session id from outside a websocket (a recorder,
+// a relay to other machines): the channel carries the session's kept
+// events first, then each new one as it is published, each a JSON Event,
+// and is closed after the session's last event (its "session-end" note),
+// when ctx ends, when the hub closes, or when the subscriber has fallen
+// more than sendBuffer events behind. It is one more follower of the
+// session, as a watching tab is, and counts against maxWatchers.
+func (h *Hub) Subscribe(ctx context.Context, id string) (<-chan []byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	stopAtClose := context.AfterFunc(h.ctx, cancel)
+	fl := &follower{out: make(chan []byte, replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
+	s, err := h.follow(id, fl, nil)
+	if err != nil {
+		stopAtClose()
+		cancel()
+		return nil, err
+	}
+	events := make(chan []byte, sendBuffer)
+	// Ends when the session ends and its last events are handed on, or
+	// when ctx ends (the caller, the hub's close, or falling behind).
+	go func() {
+		defer h.wg.Done()
+		defer stopAtClose()
+		defer cancel()
+		defer s.feed.detach(fl)
+		defer close(events)
+		for {
+			select {
+			case b := <-fl.out:
+				select {
+				case events <- b:
+				case <-ctx.Done():
+					return
+				}
+			case <-fl.ended:
+				// The feed sends nothing after ended closes: what out
+				// holds is all there is.
+				for {
+					select {
+					case b := <-fl.out:
+						select {
+						case events <- b:
+						case <-ctx.Done():
+							return
+						}
+					default:
+						return
+					}
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return events, nil
+}
+
 // serveWatch serves a follower of the session with this id: a read-only
 // tab that sees the session's replay, then its events as they happen,
 // until the session or the tab ends.
@@ -174,31 +275,13 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	ctx, cancel := context.WithCancel(h.ctx)
 	defer cancel()
 	fl := &follower{out: make(chan []byte, 1+replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
-	greeting := mustJSON(Hello{Op: "hello", Session: id, Watching: true})
-
-	// Found and attached under the hub's lock: unregister takes the same
-	// lock before the feed ends, so the session cannot end in between.
-	h.mu.Lock()
-	s := h.registry[id]
-	status, refusal := 0, ""
+	s, err := h.follow(id, fl, mustJSON(Hello{Op: "hello", Session: id, Watching: true}))
 	switch {
-	case h.ctx.Err() != nil:
-		status, refusal = http.StatusServiceUnavailable, "the playground is shutting down"
-	case s == nil:
-		status, refusal = http.StatusNotFound, fmt.Sprintf("no session %q to watch: it has ended, or the id is mistyped (a tab learns its id from the playground's hello)", id)
-	default:
-		switch err := s.feed.attach(fl, greeting); {
-		case errors.Is(err, errSessionEnded):
-			status, refusal = http.StatusNotFound, fmt.Sprintf("no session %q to watch: it has ended", id)
-		case err != nil:
-			status, refusal = http.StatusServiceUnavailable, "cannot watch: "+err.Error()
-		default:
-			h.wg.Add(1)
-		}
-	}
-	h.mu.Unlock()
-	if status != 0 {
-		http.Error(w, refusal, status)
+	case errors.Is(err, ErrNoSession):
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case err != nil:
+		http.Error(w, "cannot watch: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}
 	defer h.wg.Done()
@@ -223,7 +306,7 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	defer stopRead()
 
 	keepAlive(conn)
-	refusal = fmt.Sprintf("this tab is watching session %s; it cannot send", id)
+	refusal := fmt.Sprintf("this tab is watching session %s; it cannot send", id)
 	for {
 		var c Command
 		if err := conn.ReadJSON(&c); err != nil {
