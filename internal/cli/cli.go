@@ -92,14 +92,30 @@ func usageErrorf(format string, args ...any) error {
 	return errUsage{fmt.Sprintf(format, args...)}
 }
 
+// errArgument marks a command line whose shape is right but whose
+// argument names nothing there is, such as an unknown exercise id. Its
+// one line says what to do instead; the usage after it would bury that
+// line under fifty others that say nothing about it.
+type errArgument struct{ msg string }
+
+func (e errArgument) Error() string { return e.msg }
+
+func argumentErrorf(format string, args ...any) error {
+	return errArgument{fmt.Sprintf(format, args...)}
+}
+
 // Run runs the command line args (without the program name) and returns
 // the process's exit code.
 func Run(ctx context.Context, args []string, env Env) int {
 	code, err := dispatch(ctx, args, env)
 	var ue errUsage
+	var ae errArgument
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintf(env.Stderr, "wirelab: %s\n\n%s", ue.msg, usage)
+		return exitUsage
+	case errors.As(err, &ae):
+		fmt.Fprintf(env.Stderr, "wirelab: %s\n", ae.msg)
 		return exitUsage
 	case err != nil:
 		fmt.Fprintf(env.Stderr, "wirelab: %v\n", err)

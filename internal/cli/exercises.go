@@ -93,7 +93,7 @@ func checkLang(lang string) error {
 func exerciseArg(cmd, id string) (exercises.Exercise, error) {
 	e, ok := exercises.ByID(id)
 	if !ok {
-		return e, usageErrorf("%s: unknown exercise %q; `wirelab exercises` lists them", cmd, id)
+		return e, argumentErrorf("%s: unknown exercise %q; `wirelab exercises` lists them", cmd, id)
 	}
 	return e, nil
 }

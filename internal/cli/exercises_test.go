@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wirelab/wirelab/exercises"
 	"github.com/wirelab/wirelab/exercises/progress"
 )
@@ -102,6 +104,9 @@ func TestExercisesCorruptProgress(t *testing.T) {
 	}
 }
 
+// TestExerciseCommandsUsage checks the command lines of the wrong shape
+// (a flag that does not exist, an argument missing or too many): their
+// one line, then the usage.
 func TestExerciseCommandsUsage(t *testing.T) {
 	learner(t)
 	for _, tt := range []struct {
@@ -111,19 +116,42 @@ func TestExerciseCommandsUsage(t *testing.T) {
 		{[]string{"exercises", "extra"}, `wirelab: exercises takes no arguments, got "extra"`},
 		{[]string{"exercises", "--lang", "fr"}, `wirelab: --lang "fr": the course is in en and ru`},
 		{[]string{"grade"}, `wirelab: grade needs an exercise id; code exercises: stdio-server, http-server, grpc-server, schema-versions, mcp-server, mcp-client, a2a-client`},
-		{[]string{"grade", "nope"}, "wirelab: grade: unknown exercise \"nope\"; `wirelab exercises` lists them"},
-		{[]string{"grade", "frames-mcp-handshake"}, `wirelab: grade: frames-mcp-handshake is a frame exercise, done and checked in the playground's wire console (wirelab serve)`},
 		{[]string{"grade", "stdio-server", "--dirr", "x"}, `wirelab: grade: flag provided but not defined: -dirr`},
 		{[]string{"init"}, `wirelab: init needs one directory, the workspace to write`},
 		{[]string{"init", "a", "b"}, `wirelab: init needs one directory, the workspace to write`},
 		{[]string{"hint"}, `wirelab: hint needs one exercise id`},
-		{[]string{"hint", "nope"}, "wirelab: hint: unknown exercise \"nope\"; `wirelab exercises` lists them"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, stdout, stderr := run(t, "", tt.args...)
 			first, rest, _ := strings.Cut(stderr, "\n")
 			if code != exitUsage || stdout != "" || first != tt.want || !strings.Contains(rest, "Usage:") {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and first line\n%s", code, stdout, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestExerciseCommandsWrongID checks an exercise id that names no
+// exercise, or one the command does not take: the one line that says
+// what to do, exit 2, and no usage to bury it.
+func TestExerciseCommandsWrongID(t *testing.T) {
+	learner(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"grade", "nope"}, "wirelab: grade: unknown exercise \"nope\"; `wirelab exercises` lists them\n"},
+		{[]string{"grade", "stdio-server", "nope"}, "wirelab: grade: unknown exercise \"nope\"; `wirelab exercises` lists them\n"},
+		{[]string{"grade", "frames-mcp-handshake"}, "wirelab: grade: frames-mcp-handshake is a frame exercise, done and checked in the playground's wire console (wirelab serve)\n"},
+		{[]string{"hint", "nope"}, "wirelab: hint: unknown exercise \"nope\"; `wirelab exercises` lists them\n"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tt.args...)
+			if code != exitUsage || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want exit 2 and nothing on stdout", code, stdout)
+			}
+			if diff := cmp.Diff(tt.want, stderr); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 		})
 	}

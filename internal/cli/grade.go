@@ -58,7 +58,7 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 			return exitUsage, err
 		}
 		if e.Kind != exercises.Code {
-			return exitUsage, usageErrorf("grade: %s is a frame exercise, done and checked in the playground's wire console (wirelab serve)", id)
+			return exitUsage, argumentErrorf("grade: %s is a frame exercise, done and checked in the playground's wire console (wirelab serve)", id)
 		}
 		g, ok := grade.For(id)
 		if !ok {
