@@ -75,6 +75,26 @@
 //	{"op":"event","target":"custom-stdio","to":"python3 my_server.py --flag 'a b'","dir":"in",...}
 //	{"op":"error","id":9,"message":"..."}  // the playground refused the frame
 //
+// An HTTP answer comes as it crosses: "raw" events carry its bytes, and
+// beside them "http-head" is its head, the status line and the header
+// lines in the server's order (line ends made "\n"), and "http-body" its
+// body without chunked framing. A gRPC call is a "grpc-call" event (the
+// frame as typed, which has no size: it is not what crosses), then one
+// "grpc" event whose "frames" are every HTTP/2 frame of the call, both
+// ways, in the order they crossed, each with its direction ("out" from
+// the playground's client), its type, its stream (absent for the
+// connection's own) and its bytes, header included, in base64; "text"
+// is their annotated account, and "size" the bytes the server sent:
+//
+//	{"op":"event","id":10,"target":"grpc","dir":"in","kind":"grpc","text":"call /tools.v1.ToolServer/ListTools on stream 1: OK (0)\n...","size":412,
+//	 "frames":[{"dir":"out","type":"PREFACE","bytes":"UFJJICogSFRUUC8yLjANCg0KU00NCg0K"},{"dir":"out","type":"SETTINGS","bytes":"AAAABAAAAAAA"},...]}
+//
+// The client's connection preface, which opens a new connection, comes as
+// a frame of type "PREFACE"; on a connection kept from an earlier call
+// the frames begin where that call's ended. A frame past the first
+// maxGRPCBytes of a call carries only what fits, and "cut" says how many
+// bytes it left out.
+//
 // "out" is what the learner sent, "in" what came back. An event carries
 // the id of the frame it answers when the playground knows it (HTTP and
 // gRPC: one exchange per frame); on a stdio child, lines come as the

@@ -22,9 +22,10 @@ import (
 
 // exchangeHTTP sends a raw HTTP/1.1 request, as the learner typed it, to
 // the target's server, and reports the answer as it arrives: the raw
-// bytes ("raw" events) and, beside them, the parsed head and the body
-// with any chunked framing removed ("http-head", "http-body"). A stream
-// (SSE) arrives piece by piece, as the server flushes.
+// bytes ("raw" events) and, beside them, the head, its lines as they came
+// and in their order, and the body with any chunked framing removed
+// ("http-head", "http-body"). A stream (SSE) arrives piece by piece, as
+// the server flushes.
 //
 // The learner's typing is made into a valid request in three ways only,
 // each said in a note: line ends become CRLF, a missing Host is added,
@@ -74,15 +75,17 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 		}
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(rec), req)
-	flushRaw()
+	// ReadResponse has read the whole head through rec by the time it
+	// returns, and perhaps some of the body after it.
+	first := rec.take()
+	if len(first) > 0 {
+		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(first), Size: len(first)})
+	}
 	if err != nil {
 		return readError(ctx, "reading the answer", err)
 	}
 	defer resp.Body.Close()
-	var head bytes.Buffer
-	fmt.Fprintf(&head, "%s %s\n", resp.Proto, resp.Status)
-	resp.Header.Write(&head)
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: head.String()})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: wireHead(first)})
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := resp.Body.Read(buf)
@@ -98,6 +101,25 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 			return readError(ctx, "reading the body", err)
 		}
 	}
+}
+
+// wireHead is the head at the start of raw, the bytes of an answer: the
+// status line and the header lines as the server wrote them, in its
+// order, each ended by "\n". resp.Header would not do: a map, it comes
+// back sorted by name, and without Transfer-Encoding, which Go keeps
+// apart.
+func wireHead(raw []byte) string {
+	// RFC 9112 section 2.2: a recipient may take a bare LF for a line's
+	// end, and Go's reader does; the head ends at the first empty line.
+	var lines []string
+	for line := range strings.Lines(string(raw)) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if line == "" {
+			break
+		}
+		lines = append(lines, line+"\n")
+	}
+	return strings.Join(lines, "")
 }
 
 // readError says why reading stopped: the deadline, or the connection.
@@ -194,15 +216,51 @@ func (s *session) exchangeGRPC(ctx context.Context, c Command, addr string) erro
 	if client == nil {
 		return nil // the session has ended; nobody reads an answer
 	}
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame, Size: len(c.Frame)})
+	// The frame as typed has no size: it is not what crosses. The bytes
+	// that do come with the capture, below.
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame})
 	ex, err := client.Capture(ctx, call.method, []byte(call.body), &grpcwire.Options{Timeout: call.timeout, Metadata: call.md})
 	if err != nil {
 		return fmt.Errorf("gRPC call: %v", err)
 	}
 	var text bytes.Buffer
 	ex.Format(&text)
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: text.Len()})
+	frames, in := http2Frames(ex.Frames)
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "grpc", Text: text.String(), Size: in, Frames: frames})
 	return nil
+}
+
+// HTTP2Frame is one HTTP/2 frame of a gRPC call as the page gets it: who
+// sent it, its type and stream, and every byte of it, the 9-byte header
+// first. The client's connection preface, which opens a new connection
+// and is not a frame, comes as one of type "PREFACE".
+type HTTP2Frame struct {
+	Dir    string `json:"dir"`              // "out" from the playground's client, "in" from the server
+	Type   string `json:"type"`             // RFC 9113's name: "HEADERS", "DATA", "SETTINGS", ...
+	Stream uint32 `json:"stream,omitempty"` // 0, and so absent, for the connection's own frames
+	Bytes  []byte `json:"bytes"`            // base64 in JSON
+	Cut    int    `json:"cut,omitempty"`    // bytes of the frame left out past maxGRPCBytes
+}
+
+// maxGRPCBytes bounds the bytes of frames one gRPC event carries to the
+// page: a call's messages may be megabytes, and the page keeps every
+// event. The annotated dump beside them is short either way.
+const maxGRPCBytes = 1 << 20
+
+// http2Frames makes a capture's frames the page's, in the order they
+// crossed, and counts the bytes the server sent, all of them.
+func http2Frames(frames []grpcwire.Frame) (out []HTTP2Frame, in int) {
+	left := maxGRPCBytes
+	for _, f := range frames {
+		dir := "out"
+		if f.Dir == grpcwire.ServerToClient {
+			dir, in = "in", in+len(f.Bytes)
+		}
+		b := f.Bytes[:min(len(f.Bytes), left)]
+		left -= len(b)
+		out = append(out, HTTP2Frame{Dir: dir, Type: f.Type, Stream: f.StreamID, Bytes: b, Cut: len(f.Bytes) - len(b)})
+	}
+	return out, in
 }
 
 // maxGRPCClients bounds the gRPC connections one tab keeps open: a

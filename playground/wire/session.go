@@ -41,6 +41,9 @@ type Event struct {
 	Text    string `json:"text,omitempty"`
 	Size    int    `json:"size,omitempty"` // bytes on the wire
 	Message string `json:"message,omitempty"`
+	// Frames are a gRPC call's HTTP/2 frames, both ways, as they crossed
+	// ("grpc" events only); Text is then their annotated account.
+	Frames []HTTP2Frame `json:"frames,omitempty"`
 }
 
 // session is one tab: one websocket with one reader (run) and one writer
