@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -104,6 +105,13 @@ func initCmd(args []string, env Env) (int, error) {
 	}
 	fmt.Fprintf(env.Stdout, "Start with %s: read %s, then check your work from anywhere with\n  wirelab grade %s\n",
 		first, filepath.Join(dir, first, "README.md"), first)
+	// Everything wirelab prints, and every README, says `wirelab`: the
+	// command `go install .` puts on the PATH. Whoever ran this as `go
+	// run . init` may not have it yet, and is told how to get it here,
+	// where the exercises start, rather than by a "command not found".
+	if _, err := exec.LookPath("wirelab"); err != nil {
+		fmt.Fprintf(env.Stdout, "wirelab is not on your PATH yet: run `go install .` once in your clone of wirelab\n(until then, `go run . grade %s` there does the same)\n", first)
+	}
 
 	err = updateProgress(func(st *progress.State) error {
 		st.Workspace = dir

@@ -43,6 +43,39 @@ func TestInit(t *testing.T) {
 	}
 }
 
+// TestInitSaysHowToInstall checks that init, which prints `wirelab
+// grade`, says how to put wirelab on the PATH when it is not there, as
+// after `go run . init`, and says nothing of it when it is.
+func TestInitSaysHowToInstall(t *testing.T) {
+	const note = "wirelab is not on your PATH yet: run `go install .` once in your clone of wirelab\n(until then, `go run . grade stdio-server` there does the same)\n"
+	installed := t.TempDir()
+	if err := os.WriteFile(filepath.Join(installed, "wirelab"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, path string
+		want       bool
+	}{
+		{"not on the PATH", t.TempDir(), true},
+		{"on the PATH", installed, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			learner(t)
+			t.Setenv("PATH", tt.path)
+			code, stdout, stderr := run(t, "", "init", filepath.Join(t.TempDir(), "work"))
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if got := strings.HasSuffix(stdout, "  wirelab grade stdio-server\n"+note); got != tt.want {
+				t.Errorf("the note on installing: %v, want %v; stdout:\n%s", got, tt.want, stdout)
+			}
+			if !tt.want && strings.Contains(stdout, "go install") {
+				t.Errorf("stdout speaks of installing what is installed:\n%s", stdout)
+			}
+		})
+	}
+}
+
 // TestInitNeverOverwrites: with one of its files already there, init
 // writes nothing at all.
 func TestInitNeverOverwrites(t *testing.T) {
