@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/chapters"
+	"github.com/wirelab/wirelab/playground/course"
 )
 
 // frameOutput is the text under the frame at index i, in the view it
@@ -38,12 +39,12 @@ const framePromises = `JSON.stringify([...document.querySelectorAll(".frame")].m
 // TestLessonFrames's business; this test is about the page.
 func TestBrowserCourse(t *testing.T) {
 	b := openBrowser(t)
-	c, err := loadCourse(chapters.FS)
+	c, err := course.Load(chapters.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range allLangs() {
-		for _, ls := range c.lessons[l] {
+		for _, ls := range c.In(l) {
 			where := string(l) + "/" + ls.Slug
 			b.open("/learn/" + ls.Slug + "?lang=" + string(l))
 			var promises []string

@@ -5,12 +5,15 @@
 // the engine, package playground/wire, which carries live traffic between
 // a tab and the servers.
 //
-// The course (lessons.go, markdown.go, diagram.go) comes from package
-// chapters, in English and Russian. A fenced block whose info string is
-// "frame TARGET" becomes a runnable frame: static/frames.js sends its text
-// over the websocket at /ws, which the engine serves (wire.Hub.ServeWS):
-// it passes the frame to the target's server and streams back every
-// byte, as events.
+// The course is package playground/course: it renders the lessons of
+// package chapters, in English and Russian, once, when New runs, and the
+// pages under /learn/ (lessons.go, lesson.templ) show them; the exercise
+// pages render their instructions with it too. The pages speak the
+// course's languages (course.Lang); their own strings are in i18n.go. A
+// fenced block whose info string is "frame TARGET" becomes a runnable
+// frame: static/frames.js sends its text over the websocket at /ws, which
+// the engine serves (wire.Hub.ServeWS): it passes the frame to the
+// target's server and streams back every byte, as events.
 //
 // The exercises (exercises.go) have a page each under /exercises/. A
 // frame exercise is checked from the transcript the engine keeps for a

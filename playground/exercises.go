@@ -20,6 +20,7 @@ import (
 	"github.com/wirelab/wirelab/exercises/frames"
 	"github.com/wirelab/wirelab/exercises/grade"
 	"github.com/wirelab/wirelab/exercises/progress"
+	"github.com/wirelab/wirelab/playground/course"
 	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/solutions"
 )
@@ -36,8 +37,8 @@ import (
 type exerciseSite struct {
 	hub    *wire.Hub
 	store  *progress.Store // nil: progress is neither shown nor saved
-	md     *markdown
-	course *course
+	md     *course.Markdown
+	course *course.Lessons
 	// grading holds one token while a code exercise is graded: grading
 	// builds and runs programs, one at a time is plenty for one learner.
 	grading chan struct{}
@@ -52,11 +53,11 @@ func consoleOf(lesson string) string {
 	return lesson
 }
 
-func mountExercises(mux *http.ServeMux, h *wire.Hub, store *progress.Store, c *course) *exerciseSite {
+func mountExercises(mux *http.ServeMux, h *wire.Hub, store *progress.Store, c *course.Lessons) *exerciseSite {
 	// Grade folders that a wirelab killed in the middle of a grade left
 	// behind; a grade running elsewhere keeps its own (see grade.StaleAge).
 	grade.RemoveStale()
-	x := &exerciseSite{hub: h, store: store, md: newMarkdown(), course: c, grading: make(chan struct{}, 1)}
+	x := &exerciseSite{hub: h, store: store, md: course.NewMarkdown(), course: c, grading: make(chan struct{}, 1)}
 	mux.Handle("GET /exercises", http.RedirectHandler("/exercises/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /exercises/{$}", x.list)
 	mux.HandleFunc("GET /exercises/{id}", x.page)
@@ -168,7 +169,7 @@ func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageVi
 	}
 	md, err := exercises.Instructions(e.ID, string(v.Lang))
 	if err == nil {
-		out, rerr := x.md.render([]byte(md), v.uiText)
+		out, rerr := x.md.Render([]byte(md), v.Lang)
 		if rerr != nil {
 			http.Error(w, "rendering the instructions: "+rerr.Error(), http.StatusInternalServerError)
 			return
@@ -270,7 +271,7 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	out, err := x.md.render([]byte(src), v.uiText)
+	out, err := x.md.Render([]byte(src), v.Lang)
 	if err != nil {
 		http.Error(w, "rendering the solution: "+err.Error(), http.StatusInternalServerError)
 		return

@@ -1,27 +1,25 @@
 package playground
 
-// lang is a language the course and its pages are written in.
-type lang string
+import "github.com/wirelab/wirelab/playground/course"
+
+// lang is a language the pages are written in: the course's own, so
+// that a page and the lesson on it always agree.
+type lang = course.Lang
 
 const (
-	en lang = "en"
-	ru lang = "ru"
+	en = course.English
+	ru = course.Russian
 )
 
 // allLangs lists the languages in the order the switch shows them; the
 // first is the default.
-func allLangs() []lang { return []lang{en, ru} }
+func allLangs() []lang { return course.Langs() }
 
 // parseLang returns the language a value names ("en", "ru"), or false.
-func parseLang(s string) (lang, bool) {
-	switch l := lang(s); l {
-	case en, ru:
-		return l, true
-	}
-	return "", false
-}
+func parseLang(s string) (lang, bool) { return course.ParseLang(s) }
 
-// uiText is every string the pages show that is not lesson text. The
+// uiText is every string the pages show that is not lesson text (the
+// few words a lesson's renderer adds are package course's). The
 // tools' descriptions on the home page come from the catalogue, in
 // English, as every client of the servers sees them.
 type uiText struct {
@@ -86,7 +84,6 @@ type uiText struct {
 	Previous    string
 	Next        string
 	AllLessons  string
-	Send        string // a runnable frame's button
 	Views       string // the views of a frame's answer, for screen readers
 	Pretty      string // the views' buttons
 	Raw         string
@@ -95,16 +92,14 @@ type uiText struct {
 	WireIntro   string
 	ExportSVG   string
 	ConsoleLink string // a link to the console of the lesson's protocol
-	Anchor      string // a heading's "#" link, for screen readers
-	Reply       string // above a reply block: the answer a frame gets
-	FromFile    string // above code included from the project: "From"
 	NotFound    string
 	NotFoundFor string // followed by the slug that was asked for
 }
 
-// text returns the strings of a language. One table for both languages,
-// so that a string added to one is visibly missing from the other.
-func (l lang) text() uiText {
+// uiTextOf returns the strings of a language. One table for both
+// languages, so that a string added to one is visibly missing from the
+// other.
+func uiTextOf(l lang) uiText {
 	switch l {
 	case ru:
 		return uiText{
@@ -165,7 +160,6 @@ func (l lang) text() uiText {
 			Previous:    "Назад",
 			Next:        "Дальше",
 			AllLessons:  "Все уроки",
-			Send:        "Отправить",
 			Views:       "Как показать ответ",
 			Pretty:      "Красиво",
 			Raw:         "Как есть",
@@ -174,9 +168,6 @@ func (l lang) text() uiText {
 			WireIntro:   "Каждое сообщение, которое вы отправили с этой страницы, и каждый ответ, по порядку, со временем от первого.",
 			ExportSVG:   "Скачать SVG",
 			ConsoleLink: "Открыть консоль",
-			Anchor:      "Ссылка на этот раздел",
-			Reply:       "Что приходит в ответ",
-			FromFile:    "Из файла",
 			NotFound:    "Такого урока нет",
 			NotFoundFor: "Нет урока с адресом",
 		}
@@ -239,7 +230,6 @@ func (l lang) text() uiText {
 			Previous:    "Previous",
 			Next:        "Next",
 			AllLessons:  "All lessons",
-			Send:        "Send",
 			Views:       "How to show the answer",
 			Pretty:      "Pretty",
 			Raw:         "Raw",
@@ -248,9 +238,6 @@ func (l lang) text() uiText {
 			WireIntro:   "Every message you sent from this page and every answer, in order, timed from the first.",
 			ExportSVG:   "Download SVG",
 			ConsoleLink: "Open the console",
-			Anchor:      "Link to this section",
-			Reply:       "What comes back",
-			FromFile:    "From",
 			NotFound:    "No such lesson",
 			NotFoundFor: "There is no lesson at",
 		}

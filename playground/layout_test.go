@@ -91,7 +91,7 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 			t.Run(target+" "+string(l), func(t *testing.T) {
 				w := get(h, target+"?lang="+string(l))
 				doc := parse(t, w.Body.String())
-				ui := l.text()
+				ui := uiTextOf(l)
 				if got, _ := attr(first(doc, is("html")), "lang"); got != string(l) {
 					t.Errorf("<html lang=%q>, want %q", got, l)
 				}
@@ -128,7 +128,7 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 				}
 				want := []string{"/ wirelab", "/learn/ l " + ui.Lessons, "/console/ c " + ui.Consoles, "/five-wires w " + ui.FiveWires, "/exercises/ x " + ui.Exercises}
 				for _, other := range allLangs() {
-					want = append(want, target+"?lang="+string(other)+" "+other.text().Label)
+					want = append(want, target+"?lang="+string(other)+" "+uiTextOf(other).Label)
 				}
 				if diff := cmp.Diff(want, links); diff != "" {
 					t.Errorf("header links (-want +got):\n%s", diff)
@@ -188,7 +188,7 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 
 // viewOf is the view of a page in a language, as a request would make it.
 func viewOf(l lang) pageView {
-	return pageView{uiText: l.text(), Path: "/"}
+	return pageView{uiText: uiTextOf(l), Path: "/"}
 }
 
 // TestEmbedIsBare checks that an embedded page has its text and its
@@ -350,7 +350,7 @@ func TestComfortScript(t *testing.T) {
 // the pages empty.
 func TestEveryStringTranslated(t *testing.T) {
 	for _, l := range allLangs() {
-		v := reflect.ValueOf(l.text())
+		v := reflect.ValueOf(uiTextOf(l))
 		for i := range v.NumField() {
 			if v.Field(i).IsZero() {
 				t.Errorf("%s: %s is empty", l, v.Type().Field(i).Name)

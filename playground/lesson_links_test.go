@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/playground/course"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -35,7 +36,7 @@ var (
 func TestLessonLinks(t *testing.T) {
 	h := New(tools.New(nil), &Options{HTTPURL: "http://127.0.0.1:9999", HTTPAuthURL: "http://127.0.0.1:9995", GRPCAddr: "127.0.0.1:9998",
 		MCPURL: "http://127.0.0.1:9997/mcp", A2AURL: "http://127.0.0.1:9996"})
-	c, err := loadCourse(chapters.FS)
+	c, err := course.Load(chapters.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestLessonLinks(t *testing.T) {
 		return w.Body.String(), w.Code
 	}
 	for _, l := range allLangs() {
-		for _, ls := range c.lessons[l] {
+		for _, ls := range c.In(l) {
 			where := string(l) + "/" + ls.Slug
 			linked := map[string]bool{}
 			for _, m := range hrefAttr.FindAllStringSubmatch(ls.HTML, -1) {
@@ -87,7 +88,7 @@ func TestLessonLinks(t *testing.T) {
 				}
 			}
 			for _, e := range exercises.List() {
-				if _, cur, _ := c.find(l, e.Lesson); cur == nil {
+				if _, cur, _ := c.Find(l, e.Lesson); cur == nil {
 					t.Errorf("exercise %s belongs to lesson %q, which the %s course does not have", e.ID, e.Lesson, l)
 				}
 				if e.Lesson == ls.Slug && !linked["/exercises/"+e.ID] {

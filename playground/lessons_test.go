@@ -1,55 +1,14 @@
 package playground
 
 import (
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/wirelab/wirelab/chapters"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
-
-// TestEveryLessonRenders renders the real course, in every language, and
-// checks that each lesson shows every frame its text has.
-func TestEveryLessonRenders(t *testing.T) {
-	c, err := loadCourse(chapters.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fence := regexp.MustCompile("(?m)^```frame ")
-	for _, l := range allLangs() {
-		if len(c.lessons[l]) == 0 {
-			t.Errorf("no %s lessons", l)
-		}
-		for _, ls := range c.lessons[l] {
-			src, err := fs.ReadFile(chapters.FS, string(l)+"/"+number(&ls)+"-"+ls.Slug+".md")
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := len(fence.FindAll(src, -1))
-			if want == 0 {
-				t.Errorf("%s/%s has no runnable frame", l, ls.Slug)
-			}
-			if got := strings.Count(ls.HTML, `<div class="frame" data-target=`); got != want || len(ls.Frames) != want {
-				t.Errorf("%s/%s shows %d frames (%d read), its text has %d", l, ls.Slug, got, len(ls.Frames), want)
-			}
-			for _, f := range ls.Frames {
-				if !strings.Contains(ls.HTML, ">"+escapeText(f.Content)+"</textarea>") {
-					t.Errorf("%s/%s: frame %q is not on the page", l, ls.Slug, f.Content)
-				}
-			}
-			if ls.Title == "" || len(ls.TOC) == 0 {
-				t.Errorf("%s/%s: title %q, %d sections", l, ls.Slug, ls.Title, len(ls.TOC))
-			}
-		}
-	}
-}
 
 // get asks h for a page as a browser on this machine would.
 func get(h http.Handler, target string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
@@ -232,45 +191,7 @@ func TestPreviousAndNext(t *testing.T) {
 			}
 		}
 	}
-	c, err := loadCourse(threeLessons())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var order []string
-	for _, ls := range c.lessons[en] {
-		order = append(order, number(&ls)+" "+ls.Title)
-	}
-	if diff := cmp.Diff([]string{"01 First en", "02 Second en", "10 Last en"}, order); diff != "" {
-		t.Errorf("order (-want +got):\n%s", diff)
-	}
 	if w := get(mux, "/learn"); w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != "/learn/" {
 		t.Errorf("GET /learn = %d to %q", w.Code, w.Header().Get("Location"))
-	}
-}
-
-func TestBrokenCourse(t *testing.T) {
-	for _, tt := range []struct {
-		name   string
-		change func(fstest.MapFS)
-		want   string
-	}{
-		{"a lesson missing in one language", func(c fstest.MapFS) { delete(c, "ru/02-second.md") },
-			"the ru lessons (first, last) are not the en lessons (first, second, last)"},
-		{"a name without a number", func(c fstest.MapFS) { c["en/intro.md"] = &fstest.MapFile{Data: []byte("# Intro\n")} },
-			"en/intro.md: a lesson is named NN-slug.md"},
-		{"no title", func(c fstest.MapFS) { c["ru/02-second.md"] = &fstest.MapFile{Data: []byte("## Part\n")} },
-			`ru/02-second.md: no title`},
-		{"a frame to nowhere", func(c fstest.MapFS) {
-			c["en/10-last.md"] = &fstest.MapFile{Data: []byte("# Last\n\n```frame mcp-sse\n{}\n```\n")}
-		}, `en/10-last.md: line 3: frame: unknown target "mcp-sse"`},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			c := threeLessons()
-			tt.change(c)
-			_, err := loadCourse(c)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("loadCourse: %v, want an error saying %q", err, tt.want)
-			}
-		})
 	}
 }

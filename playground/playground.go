@@ -91,8 +91,8 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
-	course := mountLessons(mux, chapters.FS)
-	x := mountExercises(mux, h, opts.Progress, course)
+	lessons := mountLessons(mux, chapters.FS)
+	x := mountExercises(mux, h, opts.Progress, lessons)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		show(w, r, http.StatusOK, home(viewFor(w, r), view, newProgressView(x.state())))
 	})

@@ -1,4 +1,4 @@
-package playground
+package course
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// markdown turns lesson text into HTML: GitHub's dialect (tables, task
+// Markdown turns lesson text into HTML: GitHub's dialect (tables, task
 // lists, strikethrough, bare links), headings with ids and a visible "#"
 // link, code coloured on the server with CSS classes (static/highlight.css
 // holds the colours for both themes), and runnable frames.
@@ -40,13 +40,13 @@ import (
 // them): a "reply" block, the answer a frame gets, shown as such; a
 // "sequence" block, drawn as an SVG diagram (sequenceSVG); and code with
 // "include=PATH" in its info string, shown with the file it comes from.
-type markdown struct {
+type Markdown struct {
 	gm goldmark.Markdown
 }
 
-// newMarkdown returns the renderer every lesson goes through.
-func newMarkdown() *markdown {
-	return &markdown{gm: goldmark.New(
+// NewMarkdown returns the renderer every lesson goes through.
+func NewMarkdown() *Markdown {
+	return &Markdown{gm: goldmark.New(
 		goldmark.WithExtensions(
 			extension.GFM,
 			// Classes, not inline styles: one page serves both themes, and
@@ -135,37 +135,40 @@ func frameTargets() []string {
 	return []string{"stdio", "http", "http-auth", "grpc", "mcp-stdio", "mcp-http", "a2a"}
 }
 
-// rendered is one markdown document as HTML, with what the page around it
+// Rendered is one markdown document as HTML, with what the page around it
 // needs to know.
-type rendered struct {
+type Rendered struct {
 	Title  string    // the text of the first level-1 heading, if any
-	TOC    []heading // the level-2 headings, in order
-	Frames []frame   // the runnable frames, in order
+	TOC    []Heading // the level-2 headings, in order
+	Frames []Frame   // the runnable frames, in order
 	HTML   string    // the document without its title: the page shows that
 }
 
-// heading is a heading's id (its anchor) and text.
-type heading struct {
+// Heading is a heading's id (its anchor) and text.
+type Heading struct {
 	ID, Text string
 }
 
-// frame is a runnable frame: the server it goes to and the message(s).
-type frame struct {
+// Frame is a runnable frame: the server it goes to and the message(s).
+type Frame struct {
 	Target, Content string
 }
 
-// render renders a document in the language of t. A frame that names no
-// target, an unknown target, or nothing to send is an error: a lesson
-// must never show a Send button that cannot work. Every such problem is
-// reported, each with its line. So is a document past the limits above.
-func (m *markdown) render(src []byte, t uiText) (rendered, error) {
+// Render renders a document; l is the language of the few words it
+// adds (a frame's Send button, a reply block's caption). A frame that
+// names no target, an unknown target, or nothing to send is an error: a
+// lesson must never show a Send button that cannot work. Every such
+// problem is reported, each with its line. So is a document past the
+// limits above, and a sequence diagram that does not parse.
+func (m *Markdown) Render(src []byte, l Lang) (Rendered, error) {
+	t := l.labels()
 	if err := checkLimits(src); err != nil {
-		return rendered{}, err
+		return Rendered{}, err
 	}
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	doc := m.gm.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 
-	var out rendered
+	var out Rendered
 	var errs []error
 	var anchored []*ast.Heading
 	var title *ast.Heading
@@ -183,7 +186,7 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 				title, out.Title = n, plainText(n, src)
 			}
 			if n.Level == 2 {
-				out.TOC = append(out.TOC, heading{ID: id, Text: plainText(n, src)})
+				out.TOC = append(out.TOC, Heading{ID: id, Text: plainText(n, src)})
 			}
 			if (n.Level == 2 || n.Level == 3) && id != "" {
 				anchored = append(anchored, n)
@@ -204,7 +207,7 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 				return ast.WalkSkipChildren, nil
 			case includePath(n, src) != "":
 				captions = append(captions, figure{at: n, node: &htmlNode{html: fmt.Sprintf(`<p class="include-source">%s <code>%s</code></p>`,
-					html.EscapeString(t.FromFile), html.EscapeString(includePath(n, src)))}})
+					html.EscapeString(t.fromFile), html.EscapeString(includePath(n, src)))}})
 				return ast.WalkSkipChildren, nil
 			case string(n.Language(src)) != "frame":
 				return ast.WalkSkipChildren, nil
@@ -215,16 +218,16 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 				return ast.WalkSkipChildren, nil
 			}
 			figures = append(figures, figure{at: n, node: f})
-			out.Frames = append(out.Frames, f.frame)
+			out.Frames = append(out.Frames, f.Frame)
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
-		return rendered{}, fmt.Errorf("walking the document: %w", err)
+		return Rendered{}, fmt.Errorf("walking the document: %w", err)
 	}
 	if len(errs) > 0 {
-		return rendered{}, errors.Join(errs...)
+		return Rendered{}, errors.Join(errs...)
 	}
 	for _, f := range figures {
 		f.at.Parent().ReplaceChild(f.at.Parent(), f.at, f.node)
@@ -236,19 +239,19 @@ func (m *markdown) render(src []byte, t uiText) (rendered, error) {
 		title.Parent().RemoveChild(title.Parent(), title)
 	}
 	for _, h := range anchored {
-		h.AppendChild(h, &anchorNode{id: headingID(h), label: t.Anchor})
+		h.AppendChild(h, &anchorNode{id: headingID(h), label: t.anchor})
 	}
 
 	var b bytes.Buffer
 	if err := m.gm.Renderer().Render(&b, src, doc); err != nil {
-		return rendered{}, fmt.Errorf("rendering: %w", err)
+		return Rendered{}, fmt.Errorf("rendering: %w", err)
 	}
 	out.HTML = b.String()
 	return out, nil
 }
 
 // newFrame reads a fenced block whose info string starts with "frame".
-func newFrame(n *ast.FencedCodeBlock, src []byte, t uiText) (*frameNode, error) {
+func newFrame(n *ast.FencedCodeBlock, src []byte, t labels) (*frameNode, error) {
 	words := strings.Fields(string(n.Info.Segment.Value(src)))
 	known := strings.Join(frameTargets(), ", ")
 	switch {
@@ -266,7 +269,7 @@ func newFrame(n *ast.FencedCodeBlock, src []byte, t uiText) (*frameNode, error) 
 	if strings.TrimSpace(c) == "" {
 		return nil, fmt.Errorf("frame %s is empty: nothing to send", words[1])
 	}
-	return &frameNode{frame: frame{Target: words[1], Content: c}, send: t.Send}, nil
+	return &frameNode{Frame: Frame{Target: words[1], Content: c}, send: t.send}, nil
 }
 
 // figure is a block of the lesson and the node that goes in its place,
@@ -279,9 +282,9 @@ type figure struct {
 // replyFigure shows a reply block, the answer a frame gets, under a
 // caption that says so. What it shows is checked against the live
 // servers by the tests (TestLessonFrames).
-func replyFigure(n *ast.FencedCodeBlock, src []byte, t uiText) *htmlNode {
+func replyFigure(n *ast.FencedCodeBlock, src []byte, t labels) *htmlNode {
 	return &htmlNode{html: fmt.Sprintf(`<figure class="reply"><figcaption>%s</figcaption><pre>%s</pre></figure>`+"\n",
-		html.EscapeString(t.Reply), escapeText(strings.TrimRight(blockText(n, src), "\n")))}
+		html.EscapeString(t.reply), escapeText(strings.TrimRight(blockText(n, src), "\n")))}
 }
 
 // blockText is the text inside a fenced block.
@@ -417,7 +420,7 @@ func renderHTML(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.W
 // frameNode stands in the tree where a ```frame block was.
 type frameNode struct {
 	ast.BaseBlock
-	frame
+	Frame
 	send string // the button's label, in the page's language
 }
 

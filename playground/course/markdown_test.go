@@ -1,4 +1,4 @@
-package playground
+package course
 
 import (
 	"bufio"
@@ -18,9 +18,9 @@ import (
 	"github.com/wirelab/wirelab/static"
 )
 
-func mustRender(t *testing.T, src string, l lang) rendered {
+func mustRender(t *testing.T, src string, l Lang) Rendered {
 	t.Helper()
-	r, err := newMarkdown().render([]byte(src), l.text())
+	r, err := NewMarkdown().Render([]byte(src), l)
 	if err != nil {
 		t.Fatalf("render: %v\nsource:\n%s", err, src)
 	}
@@ -30,13 +30,13 @@ func mustRender(t *testing.T, src string, l lang) rendered {
 func TestFrameMarkup(t *testing.T) {
 	for _, tt := range []struct {
 		name, src string
-		lang      lang
+		lang      Lang
 		want      string
 	}{
 		{
 			name: "one line",
 			src:  "```frame mcp-stdio\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n```\n",
-			lang: en,
+			lang: English,
 			want: `<div class="frame" data-target="mcp-stdio"><div class="frame-head"><span class="frame-target">mcp-stdio</span>` +
 				`<button type="button" class="frame-send">Send</button></div>` +
 				`<textarea class="frame-input" spellcheck="false" rows="1">{"jsonrpc":"2.0","id":2,"method":"tools/list"}</textarea>` +
@@ -45,7 +45,7 @@ func TestFrameMarkup(t *testing.T) {
 		{
 			name: "Russian button, three lines, escaped",
 			src:  "```frame stdio\n{\"name\":\"word_count\",\"args\":{\"text\":\"a<b & c\"}}\n\n</textarea>\n```\n",
-			lang: ru,
+			lang: Russian,
 			want: `<div class="frame" data-target="stdio"><div class="frame-head"><span class="frame-target">stdio</span>` +
 				`<button type="button" class="frame-send">Отправить</button></div>` +
 				`<textarea class="frame-input" spellcheck="false" rows="3">{"name":"word_count","args":{"text":"a&lt;b &amp; c"}}` + "\n\n" + `&lt;/textarea&gt;</textarea>` +
@@ -54,7 +54,7 @@ func TestFrameMarkup(t *testing.T) {
 		{
 			name: "blank lines around the message are dropped",
 			src:  "```frame a2a\n\n{}\n\n```\n",
-			lang: en,
+			lang: English,
 			want: `<div class="frame" data-target="a2a"><div class="frame-head"><span class="frame-target">a2a</span>` +
 				`<button type="button" class="frame-send">Send</button></div>` +
 				`<textarea class="frame-input" spellcheck="false" rows="1">{}</textarea>` +
@@ -72,8 +72,8 @@ func TestFrameMarkup(t *testing.T) {
 
 func TestFrameTargets(t *testing.T) {
 	for _, target := range frameTargets() {
-		r := mustRender(t, "```frame "+target+"\n{}\n```\n", en)
-		want := []frame{{Target: target, Content: "{}"}}
+		r := mustRender(t, "```frame "+target+"\n{}\n```\n", English)
+		want := []Frame{{Target: target, Content: "{}"}}
 		if diff := cmp.Diff(want, r.Frames); diff != "" {
 			t.Errorf("frames (-want +got):\n%s", diff)
 		}
@@ -94,7 +94,7 @@ func TestFrameErrors(t *testing.T) {
 			[]string{`line 1: frame: unknown target "x"`, `line 7: frame: unknown target "y"`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := newMarkdown().render([]byte(tt.src), en.text())
+			_, err := NewMarkdown().Render([]byte(tt.src), English)
 			if err == nil {
 				t.Fatal("rendered with no error")
 			}
@@ -121,7 +121,7 @@ func TestGitHubMarkdown(t *testing.T) {
 		"",
 		"<script>alert(1)</script>",
 	}, "\n")
-	html := mustRender(t, src, en).HTML
+	html := mustRender(t, src, English).HTML
 	for _, want := range []string{
 		"<table>", "<th>shape</th>", "<td>request</td>",
 		`<li><input checked="" disabled="" type="checkbox"> sent initialize</li>`,
@@ -149,11 +149,11 @@ func TestHeadings(t *testing.T) {
 		"## Согласование версии",
 		"#### Too deep for a link",
 	}, "\n\n")
-	r := mustRender(t, src, en)
+	r := mustRender(t, src, English)
 	if r.Title != "Talk to an MCP server by hand" {
 		t.Errorf("title %q", r.Title)
 	}
-	wantTOC := []heading{
+	wantTOC := []Heading{
 		{ID: "1-initialize-the-session-starts-here", Text: "1. initialize: the session starts here"},
 		{ID: "согласование-версии", Text: "Согласование версии"},
 		{ID: "согласование-версии-1", Text: "Согласование версии"},
@@ -174,13 +174,13 @@ func TestHeadings(t *testing.T) {
 	if strings.Contains(r.HTML, "<h1") {
 		t.Errorf("the title is in the HTML; the page shows it:\n%s", r.HTML)
 	}
-	if ru := mustRender(t, "## Раздел", ru).HTML; !strings.Contains(ru, `aria-label="Ссылка на этот раздел"`) {
-		t.Errorf("the anchor's label is not in Russian: %s", ru)
+	if ru := mustRender(t, "## Раздел", Russian).HTML; !strings.Contains(ru, `aria-label="Ссылка на этот раздел"`) {
+		t.Errorf("the anchor's label is not in Russian: %s", Russian)
 	}
 }
 
 func TestHighlighting(t *testing.T) {
-	html := mustRender(t, "```json\n{\"jsonrpc\": \"2.0\", \"id\": 1}\n```\n\n```\nplain\n```\n", en).HTML
+	html := mustRender(t, "```json\n{\"jsonrpc\": \"2.0\", \"id\": 1}\n```\n\n```\nplain\n```\n", English).HTML
 	for _, want := range []string{
 		`<pre class="chroma"><code>`,
 		`<span class="nt">&#34;jsonrpc&#34;</span>`, // a JSON key
@@ -204,7 +204,7 @@ const lightStyle, darkStyle = "github", "github-dark"
 
 // TestHighlightCSS checks that static/highlight.css is what the chroma
 // styles give today. After changing a style or upgrading chroma, rewrite
-// it with go test ./playground -run HighlightCSS -update-highlight.
+// it with go test ./playground/course -run HighlightCSS -update-highlight.
 func TestHighlightCSS(t *testing.T) {
 	want := highlightCSS(t)
 	for _, class := range []string{"nt", "s2", "mi", "k"} {
@@ -217,7 +217,7 @@ func TestHighlightCSS(t *testing.T) {
 	if *updateHighlight {
 		// static.FS was embedded when this test was built, so the file
 		// just written is checked on the next run.
-		if err := os.WriteFile("../static/highlight.css", []byte(want), 0o644); err != nil {
+		if err := os.WriteFile("../../static/highlight.css", []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -227,7 +227,7 @@ func TestHighlightCSS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("static/highlight.css is stale; run go test ./playground -run HighlightCSS -update-highlight (-want +got):\n%s", diff)
+		t.Errorf("static/highlight.css is stale; run go test ./playground/course -run HighlightCSS -update-highlight (-want +got):\n%s", diff)
 	}
 }
 
@@ -238,7 +238,7 @@ func highlightCSS(t *testing.T) string {
 	var b strings.Builder
 	b.WriteString("/* Colours for highlighted code, light and dark. Generated from chroma's\n" +
 		"   " + lightStyle + " and " + darkStyle + " styles by TestHighlightCSS in\n" +
-		"   playground/markdown_test.go: do not edit by hand. */\n")
+		"   playground/course/markdown_test.go: do not edit by hand. */\n")
 	for _, theme := range []struct{ name, style, other string }{
 		{"light", lightStyle, "dark"},
 		{"dark", darkStyle, "light"},
@@ -292,12 +292,12 @@ func chromaRules(t *testing.T, style *chroma.Style, name string) []string {
 // block becomes a captioned figure of plain, escaped text, and code
 // included from the project says which file it comes from.
 func TestReplyAndInclude(t *testing.T) {
-	r := mustRender(t, "```reply\nHTTP/1.1 401 Unauthorized\n\n{\"a\":\"<b>\"}\n```\n", ru)
+	r := mustRender(t, "```reply\nHTTP/1.1 401 Unauthorized\n\n{\"a\":\"<b>\"}\n```\n", Russian)
 	want := `<figure class="reply"><figcaption>Что приходит в ответ</figcaption><pre>HTTP/1.1 401 Unauthorized` + "\n\n" + `{"a":"&lt;b&gt;"}</pre></figure>` + "\n"
 	if r.HTML != want {
 		t.Errorf("reply block:\n got %s\nwant %s", r.HTML, want)
 	}
-	r = mustRender(t, "```go include=protocols/stdio/server.go:Serve\nfunc Serve() {}\n```\n", en)
+	r = mustRender(t, "```go include=protocols/stdio/server.go:Serve\nfunc Serve() {}\n```\n", English)
 	if !strings.HasPrefix(r.HTML, `<p class="include-source">From <code>protocols/stdio/server.go:Serve</code></p>`) {
 		t.Errorf("an included block has no caption naming its file:\n%s", r.HTML)
 	}
@@ -310,11 +310,11 @@ func TestReplyAndInclude(t *testing.T) {
 // diagram, and that one the renderer cannot read stops the lesson with
 // its line.
 func TestSequenceBlock(t *testing.T) {
-	r := mustRender(t, "# T\n\n```sequence\nClient -> Server: initialize\nServer --> Client: result\n```\n", en)
+	r := mustRender(t, "# T\n\n```sequence\nClient -> Server: initialize\nServer --> Client: result\n```\n", English)
 	if !strings.HasPrefix(r.HTML, `<figure class="sequence-diagram"><svg`) || !strings.Contains(r.HTML, "initialize") {
 		t.Errorf("a sequence block is not drawn:\n%s", r.HTML)
 	}
-	_, err := newMarkdown().render([]byte("# T\n\ntext\n\n```sequence\nClient -> : initialize\n```\n"), en.text())
+	_, err := NewMarkdown().Render([]byte("# T\n\ntext\n\n```sequence\nClient -> : initialize\n```\n"), English)
 	if err == nil || !strings.Contains(err.Error(), "line 5: sequence diagram") {
 		t.Errorf("a broken diagram renders, or its error does not say where: %v", err)
 	}

@@ -1,4 +1,4 @@
-package playground
+package course
 
 import (
 	"encoding/xml"
@@ -24,7 +24,7 @@ var updateDiagrams = flag.Bool("update-diagrams", false, "rewrite the svg sectio
 // TestSequenceDiagramGolden draws the diagram section of each
 // testdata/diagram/*.txtar and compares the picture with its svg
 // section. After changing the drawing on purpose, rewrite them with
-// go test ./playground -run SequenceDiagramGolden -update-diagrams
+// go test ./playground/course -run SequenceDiagramGolden -update-diagrams
 // and look at the diff.
 func TestSequenceDiagramGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/diagram/*.txtar")
@@ -319,7 +319,7 @@ func TestSequenceDiagramCSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const marker = "/* Sequence diagrams in lesson text (playground/diagram.go). */"
+	const marker = "/* Sequence diagrams in lesson text (playground/course/diagram.go). */"
 	_, block, ok := strings.Cut(string(css), marker)
 	if !ok {
 		t.Fatalf("static/lesson.css has no block under %q", marker)

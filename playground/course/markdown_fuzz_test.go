@@ -1,4 +1,4 @@
-package playground
+package course
 
 import (
 	"io/fs"
@@ -29,7 +29,7 @@ func TestMarkdownLimits(t *testing.T) {
 		{"as deep as allowed", deep("> - ", maxNesting/2), ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := newMarkdown().render([]byte(tt.src), en.text())
+			_, err := NewMarkdown().Render([]byte(tt.src), English)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("render: %v", err)
@@ -60,13 +60,13 @@ func FuzzMarkdown(f *testing.F) {
 	f.Add([]byte("```sequence\nclient -> server: initialize\nserver --> client: result\n```\n"), true)
 	f.Add([]byte("> - 1. > x\n"), false)
 
-	md := newMarkdown()
+	md := NewMarkdown()
 	f.Fuzz(func(t *testing.T, src []byte, russian bool) {
-		l := en
+		l := English
 		if russian {
-			l = ru
+			l = Russian
 		}
-		out, err := md.render(src, l.text())
+		out, err := md.Render(src, l)
 		if err != nil {
 			return
 		}

@@ -1,0 +1,56 @@
+package course
+
+// Lang is a language the course is written in: the name of its folder
+// in the lessons' tree (en/, ru/), and the value of the pages' ?lang=.
+type Lang string
+
+// The course's languages.
+const (
+	English Lang = "en"
+	Russian Lang = "ru"
+)
+
+// Langs lists the languages in the order a language switch shows them;
+// the first is the default, and the one every other is held to when the
+// lessons load.
+func Langs() []Lang { return []Lang{English, Russian} }
+
+// ParseLang returns the language a value names ("en", "ru"), or false.
+func ParseLang(s string) (Lang, bool) {
+	switch l := Lang(s); l {
+	case English, Russian:
+		return l, true
+	}
+	return "", false
+}
+
+// labels are the few strings the renderer writes into a lesson besides
+// its text. Everything else a page says is the pages' own.
+type labels struct {
+	send     string // a runnable frame's button
+	anchor   string // a heading's "#" link, for screen readers
+	reply    string // above a reply block: the answer a frame gets
+	fromFile string // above code included from the project: "From"
+}
+
+// labels returns the renderer's strings in a language. One table for
+// both languages, so that a string added to one is visibly missing from
+// the other.
+func (l Lang) labels() labels {
+	switch l {
+	case Russian:
+		return labels{
+			send:     "Отправить",
+			anchor:   "Ссылка на этот раздел",
+			reply:    "Что приходит в ответ",
+			fromFile: "Из файла",
+		}
+	default:
+		return labels{
+			send:     "Send",
+			anchor:   "Link to this section",
+			reply:    "What comes back",
+			fromFile: "From",
+		}
+	}
+}
