@@ -55,12 +55,12 @@ func TestHomeLanguages(t *testing.T) {
 	ruCookie := &http.Cookie{Name: "lang", Value: "ru"}
 	english := []string{`<html lang="en">`, "<h2>Servers</h2>", "<h2>Try it</h2>", "<h2>Tools</h2>",
 		`<a href="/learn/">Start the course</a>`, `<a href="/console/">Consoles</a>`, `<a href="/five-wires">Five wires</a>`,
-		`<span class="live">live</span> at <code>http://127.0.0.1:9999</code>`,
+		`<span class="live">live</span> at <code class="address">http://127.0.0.1:9999</code>`,
 		"runs as a child process of its client", "not started (over stdio: <code>wirelab server mcp</code>)",
 		"1.1 (also serves 1.0)", "<th>What it does</th>"}
 	russian := []string{`<html lang="ru">`, "<h2>Серверы</h2>", "<h2>Попробуйте</h2>", "<h2>Инструменты</h2>",
 		`<a href="/learn/">Начать курс</a>`, `<a href="/console/">Консоли</a>`, `<a href="/five-wires">Пять проводов</a>`,
-		`<span class="live">работает</span> по адресу <code>http://127.0.0.1:9999</code>`,
+		`<span class="live">работает</span> по адресу <code class="address">http://127.0.0.1:9999</code>`,
 		"запускается как дочерний процесс своего клиента", "не запущен (через stdio: <code>wirelab server mcp</code>)",
 		"1.1 (обслуживает и 1.0)", "<th>Что делает</th>"}
 	for _, tt := range []struct {
