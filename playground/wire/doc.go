@@ -28,7 +28,9 @@
 //     and to every follower (another tab watching the session), keeping
 //     the latest for late-comers and dropping whoever falls behind rather
 //     than waiting. Its mu guards the ring and the followers; a follower's
-//     writer ends with the session or the hub.
+//     writer ends with the session or the hub. Hub.Subscribe attaches a
+//     follower that is not a websocket (a recorder, a relay to other
+//     machines), whose channel closes after the session's last event.
 //
 // Limits and timeouts are named constants in hub.go, each with the
 // message a learner sees when it is hit.
