@@ -46,6 +46,8 @@ type consoleText struct {
 	Closed       string    `json:"closed"`
 	Watching     string    `json:"watchingSession"`
 	Earlier      string    `json:"earlier"`
+	NoBytes      string    `json:"noBytes"`
+	You          string    `json:"you"` // the learner's lifeline in the sequence diagram
 }
 
 func consoleStrings(l lang) consoleText {
@@ -93,6 +95,8 @@ func consoleStrings(l lang) consoleText {
 			Closed:       "соединение закрыто; следующая отправка подключит заново (серверы stdio стартуют заново)",
 			Watching:     "только просмотр: сессия %s",
 			Earlier:      "— выше: до перезагрузки страницы —",
+			NoBytes:      "байтов этого вызова здесь нет: байты вызова gRPC приходят с его записью, вместе с ответом",
+			You:          "вы",
 		}
 	}
 	return consoleText{
@@ -138,5 +142,7 @@ func consoleStrings(l lang) consoleText {
 		Closed:       "the connection closed; the next send reconnects (stdio servers start afresh)",
 		Watching:     "watching session %s, read only",
 		Earlier:      "— above: before the page was reloaded —",
+		NoBytes:      "no bytes of this call here: a gRPC call's bytes come with its capture, in the answer",
+		You:          "you",
 	}
 }

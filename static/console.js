@@ -234,7 +234,9 @@
       String(r.n),
       fmtTime(r.at),
       { out: "→", in: "←", note: "·" }[r.dir] || r.dir,
-      r.to ? r.target + " " + r.to : r.target,
+      // A custom target's "to" may be a long command line: the row shows
+      // it short, the whole of it in the cell's tooltip.
+      r.to ? r.target + " " + WireTranscript.shortTo(r.target, r.to) : r.target,
       r.summary || r.kind,
       r.size ? r.size + " B" : "",
       r.latency !== undefined && r.latency !== null ? r.latency.toFixed(1) + " ms" : "",
@@ -246,6 +248,7 @@
       td.textContent = c;
       tr.append(td);
     });
+    if (r.to) tr.querySelector(".target").title = r.to;
     if (r.notes && r.notes.length > 0) {
       // What the playground changed in the request, said beside it.
       const fixed = document.createElement("span");
@@ -254,7 +257,9 @@
       fixed.title = r.notes.join("\n");
       tr.querySelector(".summary").append(" ", fixed);
     }
-    if (r.ask && !watching && !r.old) {
+    // Once the learner has answered the server's request, the request
+    // offers no Answer any more.
+    if (r.ask && !r.answered && !watching && !r.old) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "answer";
@@ -296,7 +301,9 @@
     if (r === null) return;
     const tr = el.rows.querySelector(`tr[data-n="${r.n}"]`);
     if (tr) tr.classList.add("selected");
-    el.detailBody.textContent = WireTranscript[view](r);
+    // A gRPC call's bytes come with its capture: until then (or if it
+    // never came) its row has none to show raw or in hex.
+    el.detailBody.textContent = view !== "pretty" && !WireTranscript.hasBytes(r) ? T.noBytes : WireTranscript[view](r);
   }
 
   for (const tab of el.views) {
@@ -411,7 +418,7 @@
     if (drawTimer) return;
     drawTimer = setTimeout(() => {
       drawTimer = 0;
-      el.diagram.innerHTML = WireSequence.svg(transcript.rows.filter((r) => !r.old));
+      el.diagram.innerHTML = WireSequence.svg(transcript.rows.filter((r) => !r.old), { you: T.you });
     }, 100);
   }
 
@@ -425,11 +432,11 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
   el.exportSVG.addEventListener("click", () => {
-    download("wirelab-" + data.slug + ".svg", "image/svg+xml", WireSequence.svg(transcript.rows.filter((r) => !r.old), { color: "#1b1f24", background: "#ffffff" }));
+    download("wirelab-" + data.slug + ".svg", "image/svg+xml", WireSequence.svg(transcript.rows.filter((r) => !r.old), { color: "#1b1f24", background: "#ffffff", you: T.you }));
   });
   el.exportMermaid.addEventListener("click", () => {
     el.mermaidOut.hidden = false;
-    el.mermaidOut.value = WireSequence.mermaid(transcript.rows.filter((r) => !r.old));
+    el.mermaidOut.value = WireSequence.mermaid(transcript.rows.filter((r) => !r.old), { you: T.you });
     el.mermaidOut.select();
     if (navigator.clipboard) navigator.clipboard.writeText(el.mermaidOut.value).catch(() => {});
   });
@@ -437,6 +444,7 @@
   // ---- history across reloads
 
   const keep = 300; // rows kept: enough to scroll back through a lesson
+  const keepBytes = 65536; // of one row's raw bytes or frames, beyond which they are not kept
   let saveTimer = 0;
   function saveSoon() {
     if (saveTimer || watching) return;
@@ -448,7 +456,11 @@
 
   function save() {
     if (watching) return;
-    const rows = transcript.rows.slice(-keep).map((r) => Object.assign({}, r, { raw: r.raw && r.raw.length > 65536 ? "" : r.raw }));
+    const big = (frames) => frames.reduce((n, f) => n + (f.bytes || "").length, 0) > keepBytes;
+    const rows = transcript.rows.slice(-keep).map((r) => Object.assign({}, r, {
+      raw: r.raw && r.raw.length > keepBytes ? "" : r.raw,
+      frames: r.frames && big(r.frames) ? [] : r.frames,
+    }));
     try {
       localStorage.setItem(storeKey, JSON.stringify({ target: currentTarget(), to: el.to.value, composer: el.composer.value, rows: rows, stderr: el.stderr.textContent.slice(-16384) }));
     } catch (e) {

@@ -6,14 +6,18 @@
 //   {n, dir: "out"|"in"|"note", kind, target, to, ex (the frame's id),
 //    at (the playground's RFC 3339 time), ms (the same, in ms),
 //    text (pretty source), raw (the exact bytes, when they differ),
-//    size, summary, rpc (JSON-RPC id as text, or ""), latency (ms or null),
-//    ask (true: a request from the server the learner may answer)}
+//    frames (a gRPC call's HTTP/2 frames, as the playground sent them:
+//    {dir, type, stream, bytes in base64, cut}), size, summary,
+//    rpc (JSON-RPC id as text, or ""), latency (ms or null),
+//    ask (true: a request from the server the learner may answer),
+//    answered (a request that has its answer; on an ask, the learner's)}
 //
 // What becomes a row:
 //   - a stdio frame: one row per line sent, one per line read back;
 //   - an HTTP exchange: the request, then the answer's head with its body,
 //     or, for an SSE stream, the head and then one row per event;
-//   - a gRPC call: the request, then the whole exchange as captured;
+//   - a gRPC call: the request, then the whole exchange as captured, its
+//     frames both ways; the request's row gets the client's frames then;
 //   - the playground's refusals and fixes, as notes.
 // stderr of a child is not a row: it goes to its own pane.
 (function () {
@@ -48,10 +52,66 @@
       return { summary: "error " + code + idText, rpc: rpc };
     }
     if (msg.result !== undefined) {
+      const a2a = carries(msg.result);
+      if (a2a) return { summary: a2a + idText, rpc: rpc };
       const bad = msg.result && msg.result.isError ? " isError" : "";
       return { summary: "result" + bad + idText, rpc: rpc };
     }
     return { summary: "", rpc: rpc };
+  }
+
+  // carries says what an A2A result carries, in the revision's own words,
+  // or "" for a result that is not A2A's. A 1.0 result names it with one
+  // member (statusUpdate, artifactUpdate, task, message); a 0.3 result
+  // with "kind" (status-update, artifact-update, task, message); GetTask
+  // and CancelTask answer a task itself in both.
+  function carries(r) {
+    if (r === null || typeof r !== "object") return "";
+    const isTask = (t) => t && typeof t === "object" && typeof t.id === "string" && t.status && typeof t.status.state === "string";
+    const task = (t) => "task " + t.id + " " + t.status.state + said(t.status);
+    const status = (u) => (u.status && typeof u.status.state === "string" ? u.status.state + said(u.status) : "");
+    const artifact = (u) => (u.artifact ? JSON.stringify(u.artifact.name || u.artifact.artifactId || "") : "") + (u.lastChunk ? " lastChunk" : "");
+    if (r.statusUpdate) return "statusUpdate " + status(r.statusUpdate);
+    if (r.artifactUpdate) return "artifactUpdate " + artifact(r.artifactUpdate);
+    if (isTask(r.task)) return task(r.task);
+    if (isMessage(r.message)) return "message " + message(r.message);
+    switch (r.kind) {
+      case "status-update":
+        return "status-update " + status(r) + (r.final ? " final" : "");
+      case "artifact-update":
+        return "artifact-update " + artifact(r);
+      case "task":
+        return isTask(r) ? task(r) : "";
+      case "message":
+        return isMessage(r) ? "message " + message(r) : "";
+    }
+    return isTask(r) ? task(r) : "";
+  }
+
+  function isMessage(m) {
+    return m && typeof m === "object" && typeof m.role === "string" && Array.isArray(m.parts);
+  }
+
+  // message is an A2A message's role and the start of its first text.
+  function message(m) {
+    const text = firstText(m.parts);
+    return m.role + (text ? ": " + text : "");
+  }
+
+  // said is the start of the text of a status's message, if it has one.
+  function said(status) {
+    const text = status && isMessage(status.message) ? firstText(status.message.parts) : "";
+    return text ? " · " + text : "";
+  }
+
+  // summaryText is how much of a message's text a summary shows.
+  const summaryText = 40;
+
+  function firstText(parts) {
+    const p = (parts || []).find((p) => p && typeof p.text === "string");
+    if (!p) return "";
+    const t = p.text.replace(/\s+/g, " ").trim();
+    return t.length > summaryText ? t.slice(0, summaryText - 1) + "…" : t;
   }
 
   // splitHTTP separates an HTTP message's head from its body.
@@ -120,6 +180,22 @@
       }
     }
 
+    // matchAsk finds the request from the server that an answer the
+    // learner sent answers (same target, same JSON-RPC id), and marks it
+    // answered, so that it offers no Answer any more.
+    matchAsk(row) {
+      if (!row.rpc || row.request) return;
+      for (let i = this.rows.length - 1; i >= 0; i--) {
+        const r = this.rows[i];
+        if (r.ask && !r.answered && r.target === row.target && r.to === row.to && r.rpc === row.rpc) {
+          r.answered = true;
+          row.answers = r.n;
+          this.onChange("update", r);
+          return;
+        }
+      }
+    }
+
     // event takes one message from the playground.
     event(ev) {
       if (ev.op === "error") {
@@ -182,6 +258,7 @@
           else this.matchLatency(row);
         }
         this.add(row);
+        if (ev.dir === "out") this.matchAsk(row);
       }
     }
 
@@ -196,6 +273,7 @@
       }));
       this.fixes.delete(ev.id);
       this.exchanges.set(ev.id, { request: row, head: null, sse: "", raw: "", stream: false });
+      this.matchAsk(row);
     }
 
     raw(ev) {
@@ -256,25 +334,36 @@
       }
     }
 
+    // grpcCall is the call as the learner typed it: its bytes, and so
+    // its size, come with the capture.
     grpcCall(ev, base) {
       const method = ev.text.split("\n")[0].trim();
-      const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size, summary: method }));
+      const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size || 0, summary: method }));
       this.exchanges.set(ev.id, { request: row });
     }
 
+    // grpc is the call as captured: its frames both ways, and the
+    // annotated dump of them. The request's row gets the client's frames.
     grpc(ev, base) {
       const x = this.exchanges.get(ev.id);
       // The capture's first line says how the call ended: "call /pkg.S/M
       // on stream 1: OK (0)", or the status the client saw.
       const first = /^call \S+ on stream \d+: (.*)$/m.exec(ev.text);
       const status = /grpc-status:\s*(\d+)/.exec(ev.text);
+      const frames = ev.frames || [];
       const row = Object.assign(base, {
-        dir: "in", kind: "grpc", text: ev.text, size: ev.size,
+        dir: "in", kind: "grpc", text: ev.text, size: ev.size, frames: frames,
         summary: first ? first[1] : status ? "grpc-status " + status[1] : "no grpc-status",
       });
       if (x && x.request) {
         row.latency = row.ms - x.request.ms;
         row.answers = x.request.n;
+        const sent = frames.filter((f) => f.dir === "out");
+        if (sent.length > 0) {
+          x.request.frames = sent;
+          x.request.size = sent.reduce((n, f) => n + frameSize(f), 0);
+          this.onChange("update", x.request);
+        }
       }
       this.add(row);
     }
@@ -296,8 +385,46 @@
     }
   }
 
-  // views of a row: pretty (JSON indented, HTTP head then body), raw (the
-  // bytes as they crossed, with CR shown), hex (offset, bytes, text).
+  // frameBytes decodes a frame's base64 bytes.
+  function frameBytes(f) {
+    const s = atob(f.bytes || "");
+    const b = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+    return b;
+  }
+
+  // frameSize is a frame's size on the wire, bytes left out included.
+  function frameSize(f) {
+    return Math.floor(((f.bytes || "").replace(/=+$/, "").length * 3) / 4) + (f.cut || 0);
+  }
+
+  // frameLabel heads a frame's bytes in the raw and hex views, in the
+  // words of the annotated dump (the pretty view): "-> HEADERS stream=1
+  // len=85", len being the payload's, after the 9-byte header.
+  function frameLabel(f) {
+    const size = frameSize(f);
+    const len = f.type === "PREFACE" ? size : size - 9;
+    return (f.dir === "in" ? "<- " : "-> ") + f.type + (f.type === "PREFACE" ? "" : " stream=" + (f.stream || 0)) + " len=" + len;
+  }
+
+  // framed shows each frame of a row, in the order they crossed, under
+  // its label, the bytes written by show.
+  function framed(row, show) {
+    return row.frames
+      .map((f) => frameLabel(f) + "\n" + show(frameBytes(f)) + (f.cut ? "\n... (" + f.cut + " bytes more, not sent to the page)" : ""))
+      .join("\n\n");
+  }
+
+  // hasBytes says whether a row carries the bytes that crossed. A gRPC
+  // row has them once the call is captured: before, it has only the call
+  // as typed, which is not what crosses.
+  function hasBytes(row) {
+    return row.kind !== "grpc" || (row.frames || []).length > 0;
+  }
+
+  // views of a row: pretty (JSON indented, HTTP head then body, the gRPC
+  // dump), raw (the bytes as they crossed, with CR shown), hex (offset,
+  // bytes, text). Raw and hex of a row without its bytes are "".
   function pretty(row) {
     if (row.kind === "line") {
       const msg = parseJSON(row.text);
@@ -317,11 +444,34 @@
   }
 
   function raw(row) {
+    if (!hasBytes(row)) return "";
+    if (row.frames) return framed(row, rawBytes);
     return (row.raw || row.text).replace(/\r/g, "␍").replace(/\t/g, "→");
   }
 
+  // rawBytes writes binary bytes as text: printable ASCII as it is, CR,
+  // LF and tab as the marks the raw view uses, anything else as \xNN.
+  function rawBytes(bytes) {
+    let s = "";
+    for (const b of bytes) {
+      if (b === 0x5c) s += "\\\\";
+      else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
+      else if (b === 0x0d) s += "␍";
+      else if (b === 0x0a) s += "␊";
+      else if (b === 0x09) s += "→";
+      else s += "\\x" + b.toString(16).padStart(2, "0");
+    }
+    return s;
+  }
+
   function hex(row) {
-    const bytes = new TextEncoder().encode(row.raw || row.text);
+    if (!hasBytes(row)) return "";
+    if (row.frames) return framed(row, hexDump);
+    return hexDump(new TextEncoder().encode(row.raw || row.text));
+  }
+
+  // hexDump writes bytes 16 to a line: offset, bytes, text.
+  function hexDump(bytes) {
     const lines = [];
     for (let off = 0; off < bytes.length; off += 16) {
       const chunk = bytes.slice(off, off + 16);
@@ -333,5 +483,19 @@
     return lines.join("\n");
   }
 
-  window.WireTranscript = { Transcript: Transcript, pretty: pretty, raw: raw, hex: hex, parseJSON: parseJSON, splitHTTP: splitHTTP, atMillis: atMillis };
+  // shortTo is a custom target's "to" made short enough for a column or a
+  // lane: a command line with every path cut to its last part ("python3
+  // /home/me/srv/server.py" is "python3 server.py"), clipped to
+  // shortToLength; the whole line goes in a tooltip beside it.
+  const shortToLength = 24;
+  function shortTo(target, to) {
+    let s = String(to || "").trim();
+    if (target === "custom-stdio") s = s.split(/\s+/).map((w) => w.replace(/^.*\/(?=[^/])/, "")).join(" ");
+    return s.length > shortToLength ? s.slice(0, shortToLength - 1) + "…" : s;
+  }
+
+  window.WireTranscript = {
+    Transcript: Transcript, pretty: pretty, raw: raw, hex: hex, hasBytes: hasBytes,
+    parseJSON: parseJSON, splitHTTP: splitHTTP, atMillis: atMillis, shortTo: shortTo, describe: describe,
+  };
 })();
