@@ -36,19 +36,20 @@
   // fit cuts s to the characters that fit in px.
   function fit(s, px) {
     s = String(s);
-    const n = Math.max(1, Math.floor(px / charWidth));
-    return s.length > n ? s.slice(0, n - 1) + "…" : s;
+    const n = Math.max(1, Math.floor(px / charWidth + 1e-9)); // 1e-9: 37 * 7.2 is 266.40000000000003
+    return s.length > n ? s.slice(0, n - 1).trimEnd() + "…" : s;
   }
 
   function width(s) {
     return String(s).length * charWidth;
   }
 
-  // text is an SVG text cut to px, with the whole of it as its title
-  // when it was cut.
-  function text(attrs, s, px) {
+  // text is an SVG text cut to px, with the whole of it (or whole, what
+  // s stands for) as its title when that is not what is shown.
+  function text(attrs, s, px, whole) {
     const shown = fit(s, px);
-    const title = shown === String(s) ? "" : `<title>${esc(s)}</title>`;
+    whole = whole === undefined ? String(s) : whole;
+    const title = shown === whole ? "" : `<title>${esc(whole)}</title>`;
     return `<text ${attrs}>${title}${esc(shown)}</text>`;
   }
 
@@ -88,7 +89,7 @@
     for (const r of ms) {
       if (r.dir !== "note") need = Math.max(need, (width(label(r)) + 2 * pad) / Math.max(1, lanes.indexOf(lane(r))));
     }
-    const gap = Math.round(Math.min(maxGap, Math.max(minGap, need)));
+    const gap = Math.ceil(Math.min(maxGap, Math.max(minGap, need)));
     const x = (name) => left + lanes.indexOf(name) * gap;
     const w = left + (lanes.length - 1) * gap + gap / 2;
     const h = top + ms.length * step + 24;
@@ -100,7 +101,7 @@
     if (opts.background) out.push(`<rect width="100%" height="100%" fill="${esc(opts.background)}"/>`);
     out.push(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="currentColor"/></marker></defs>`);
     lanes.forEach((name, i) => {
-      out.push(text(`class="lane" x="${x(name)}" y="20" text-anchor="middle" font-weight="bold" fill="currentColor"`, names[i], gap - 2 * pad));
+      out.push(text(`class="lane" x="${x(name)}" y="20" text-anchor="middle" font-weight="bold" fill="currentColor"`, names[i], gap - 2 * pad, i === 0 ? names[0] : name));
       out.push(`<line x1="${x(name)}" y1="28" x2="${x(name)}" y2="${h - 8}" stroke="currentColor" stroke-opacity="0.35" stroke-dasharray="4 3"/>`);
     });
     ms.forEach((r, i) => {

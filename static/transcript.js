@@ -491,7 +491,7 @@
   function shortTo(target, to) {
     let s = String(to || "").trim();
     if (target === "custom-stdio") s = s.split(/\s+/).map((w) => w.replace(/^.*\/(?=[^/])/, "")).join(" ");
-    return s.length > shortToLength ? s.slice(0, shortToLength - 1) + "…" : s;
+    return s.length > shortToLength ? s.slice(0, shortToLength - 1).trimEnd() + "…" : s;
   }
 
   window.WireTranscript = {
