@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -186,11 +188,32 @@ func TestBrowserConsoleHandshake(t *testing.T) {
 		b.expect(fmt.Sprintf("the %s view shows %s", v.view, v.want), v.cond,
 			`"selected tab: " + document.querySelector('.view-tab[aria-selected="true"]')?.dataset.view + "\n" + `+detail)
 	}
+	// The pretty view keeps the head as it crossed: its headers in the
+	// raw view's order, not sorted.
+	headerNames := func(view string) string {
+		b.click(fmt.Sprintf(`.view-tab[data-view="%s"]`, view))
+		return b.text(detail + `.split(/\n\n|(?:␍\n){2}/)[0].split("\n").slice(1).map(l => l.split(":")[0].toLowerCase()).join(" ")`)
+	}
+	raw, pretty := headerNames("raw"), headerNames("pretty")
+	if !strings.Contains(raw, "mcp-session-id") || pretty != raw {
+		t.Errorf("the answer's headers, pretty:\n  %s\nwant them in the raw view's order:\n  %s", pretty, raw)
+	}
 
 	// The sequence diagram: one arrow, with its head, per message.
 	b.waitUntil("the diagram has an arrow for each message",
 		`document.querySelectorAll("#diagram svg line[marker-end]").length >= 4 && document.querySelector("#diagram svg marker") !== null`,
 		`"arrows: " + document.querySelectorAll("#diagram svg line[marker-end]").length + "\n" + document.getElementById("diagram").innerHTML.slice(0, 2000)`)
+	if wrong := b.text(diagramOverflow); wrong != "" {
+		t.Errorf("the diagram's texts do not fit:\n%s\n%s", wrong, b.describe(`document.getElementById("diagram").innerHTML.slice(0, 3000)`))
+	}
+	// Large text makes the diagram larger too, as it does the page.
+	diagramWidth := `document.querySelector("#diagram svg").getBoundingClientRect().width / document.querySelector("#diagram svg").width.baseVal.value`
+	if r := evalIn[float64](b, diagramWidth); r < 0.95 || r > 1.05 {
+		t.Errorf("in normal text the diagram is drawn at %.2f of its size, want 1", r)
+	}
+	b.click(`[data-comfort="size"]`)
+	b.expect("large text makes the diagram larger", diagramWidth+` > 1.3`, `"drawn at " + (`+diagramWidth+`)`)
+	b.click(`[data-comfort="size"]`)
 
 	b.click("#export-mermaid")
 	b.waitUntil("the mermaid export is shown", `!document.getElementById("mermaid-out").hidden && document.getElementById("mermaid-out").value.startsWith("sequenceDiagram")`,
@@ -243,6 +266,18 @@ func TestBrowserRussian(t *testing.T) {
 	}
 	if s := b.text(`document.getElementById("send").textContent.trim()`); s != "Отправить" {
 		t.Errorf("the console's Send button says %q, want Отправить", s)
+	}
+	// The sequence diagram speaks the page's language: the learner's
+	// lifeline is "вы".
+	b.click("#send")
+	lanes := `[...document.querySelectorAll("#diagram svg text.lane")].map(t => t.textContent).join(" | ")`
+	b.waitUntil("the diagram is drawn", `document.querySelectorAll("#diagram svg line[marker-end]").length >= 2`, consoleDump)
+	if s := b.text(lanes); !strings.HasPrefix(s, "вы | ") {
+		t.Errorf("the Russian diagram's lifelines are %q, want вы first", s)
+	}
+	b.click("#export-mermaid")
+	if m := b.text(`document.getElementById("mermaid-out").value`); !strings.Contains(m, "participant you as вы\n") {
+		t.Errorf("the Russian mermaid text does not name the learner вы:\n%s", m)
 	}
 }
 
@@ -511,6 +546,8 @@ func TestBrowserConsoleAnswersTheServer(t *testing.T) {
 	}
 	b.click("#send")
 	b.waitUntil("the deploy ran once answered", messageRows+`.some(r => r.textContent.includes("result (id 11)") && !r.textContent.includes("isError"))`, consoleDump)
+	b.expect("the answered request offers no Answer any more",
+		ask+` !== null && `+ask+`.querySelector("button.answer") === null`, consoleDump)
 
 	// The share link opens the same session in another tab.
 	share := b.text(`document.getElementById("share").getAttribute("href")`)
@@ -533,4 +570,141 @@ func TestBrowserConsoleAnswersTheServer(t *testing.T) {
 	b.choose("template", "ping")
 	b.click("#send")
 	w.waitUntil("the follower sees the next exchange live", messageRows+`.some(r => r.textContent.includes("ping (id 8)"))`, consoleDump)
+}
+
+// diagramOverflow is a script that returns, one line each, the texts of
+// the console's sequence diagram that do not fit their place: a label
+// wider than its arrow, a lifeline's name running into the next one's,
+// or "" when all fit.
+const diagramOverflow = `(() => {
+	const svg = document.querySelector("#diagram svg");
+	const wrong = [];
+	// A text's own words, without the <title> that holds all of a cut one.
+	const shown = (t) => [...t.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join("");
+	const arrows = [...svg.querySelectorAll("line[marker-end]")];
+	if (svg.querySelectorAll("text.label").length !== arrows.length || arrows.length === 0) wrong.push("the arrows' labels are not text.label, one per arrow");
+	if (svg.querySelectorAll("text.lane").length < 2) wrong.push("the lifelines' names are not text.lane");
+	[...svg.querySelectorAll("text.label")].forEach((t, i) => {
+		const b = t.getBBox(), l = arrows[i];
+		const lo = Math.min(l.x1.baseVal.value, l.x2.baseVal.value), hi = Math.max(l.x1.baseVal.value, l.x2.baseVal.value);
+		if (b.x < lo || b.x + b.width > hi) wrong.push("label " + JSON.stringify(shown(t)) + " spans " + b.x.toFixed(0) + "-" + (b.x + b.width).toFixed(0) + ", its arrow " + lo + "-" + hi);
+	});
+	const lanes = [...svg.querySelectorAll("text.lane")].map(t => [shown(t), t.getBBox()]);
+	for (let i = 1; i < lanes.length; i++) {
+		if (lanes[i - 1][1].x + lanes[i - 1][1].width > lanes[i][1].x) wrong.push("lifelines " + JSON.stringify(lanes[i - 1][0]) + " and " + JSON.stringify(lanes[i][0]) + " overlap");
+	}
+	const width = svg.viewBox.baseVal.width;
+	for (const t of svg.querySelectorAll("text")) {
+		const b = t.getBBox();
+		if (b.x < 0 || b.x + b.width > width) wrong.push(JSON.stringify(shown(t)) + " leaves the diagram");
+	}
+	return wrong.join("\n");
+})()`
+
+// TestBrowserConsoleGRPCBytes: a gRPC call's raw and hex views are the
+// HTTP/2 bytes that crossed, frame by frame with their direction, the
+// first call's opening with the client's preface, and its pretty view is
+// the annotated dump; the request's row has the client's bytes.
+func TestBrowserConsoleGRPCBytes(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/grpc")
+	b.choose("template", "ListTools")
+	b.click("#send")
+	b.waitUntil("the call's capture is in the transcript", messageRows+`.length >= 2 && `+messageRows+`[1].dataset.dir === "in"`, consoleDump)
+
+	detail := `document.getElementById("detail-body").textContent`
+	view := func(row int, v string) string {
+		t.Helper()
+		b.click(fmt.Sprintf(`#transcript-rows tr[data-n="%s"]`, b.text(fmt.Sprintf("%s[%d].dataset.n", messageRows, row))))
+		b.click(fmt.Sprintf(`.view-tab[data-view="%s"]`, v))
+		return b.text(detail)
+	}
+	lines := func(s string, n int) string {
+		l := strings.SplitN(s, "\n", n+1)
+		return strings.Join(l[:min(n, len(l))], "\n")
+	}
+
+	hex := view(1, "hex")
+	if !strings.HasPrefix(hex, "-> PREFACE len=24\n00000000  50 52 49 20 2a 20 48 54  54 50 2f 32 2e 30 0d 0a  |PRI * HTTP/2.0..|\n") {
+		t.Errorf("the first call's hex view starts\n%s\nwant the client's preface, PRI * HTTP/2.0", lines(hex, 4))
+	}
+	if !strings.Contains(hex, "\n<- SETTINGS stream=0 len=") || !strings.Contains(hex, "\n-> HEADERS stream=1 len=") || !strings.Contains(hex, "\n<- DATA stream=1 len=") {
+		t.Errorf("the hex view does not show frames both ways, each labelled:\n%s", hex)
+	}
+	if strings.Contains(hex, "63 61 6c 6c 20 2f") {
+		t.Errorf("the hex view holds the bytes of the dump's \"call /\":\n%s", lines(hex, 6))
+	}
+	if raw := view(1, "raw"); !strings.HasPrefix(raw, "-> PREFACE len=24\nPRI * HTTP/2.0␍␊␍␊SM␍␊␍␊\n") {
+		t.Errorf("the raw view starts\n%s\nwant the preface as text", lines(raw, 3))
+	}
+	if pretty := view(1, "pretty"); !strings.HasPrefix(pretty, "call /tools.v1.ToolServer/ListTools on stream 1: OK (0)") {
+		t.Errorf("the pretty view starts\n%s\nwant the annotated dump", lines(pretty, 3))
+	}
+	// The request's row: the client's frames alone, and their size.
+	if out := view(0, "hex"); !strings.HasPrefix(out, "-> PREFACE len=24\n") || strings.Contains(out, "\n<- ") {
+		t.Errorf("the request's hex view is\n%s\nwant the client's frames only", lines(out, 8))
+	}
+	if size := b.text(cell(0, "size")); !strings.HasSuffix(size, " B") {
+		t.Errorf("the request's row has size %q, want the client's bytes", size)
+	}
+
+	// The next call goes on the kept connection: no preface.
+	b.click("#send")
+	b.waitUntil("the second call's capture is in", messageRows+`.length >= 4 && `+messageRows+`[3].dataset.dir === "in"`, consoleDump)
+	// (What the connection still owed, a PING's ACK say, may come first.)
+	if hex := view(3, "hex"); strings.Contains(hex, "PREFACE") || !strings.Contains(hex, "-> HEADERS stream=3 len=") {
+		t.Errorf("the second call's hex view is\n%s\nwant its HEADERS on stream 3, and no preface", hex)
+	}
+}
+
+// TestBrowserConsoleA2AStream: the rows of an A2A stream say what each
+// event carries, a task's state or an artifact's name, not only
+// "result".
+func TestBrowserConsoleA2AStream(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/a2a")
+	b.choose("template", "SendMessage deploy (asks which environment)")
+	b.click("#send")
+	b.waitUntil("the task waits for input", messageRows+`.some(r => r.dataset.dir === "in" && r.textContent.includes("TASK_STATE_INPUT_REQUIRED"))`, consoleDump)
+	b.choose("template", "SendStreamingMessage: answer the task")
+	b.click("#send")
+	summaries := messageRows + `.filter(r => r.dataset.dir === "in").map(r => r.querySelector(".summary").textContent)`
+	b.waitUntil("the stream ends with the task completed", summaries+`.some(s => s.includes("statusUpdate TASK_STATE_COMPLETED"))`, consoleDump)
+	for _, want := range []string{"statusUpdate TASK_STATE_WORKING", `artifactUpdate "deploy log"`} {
+		b.expect("a stream row reads "+want, summaries+`.some(s => s.includes(`+jsString(want)+`))`, consoleDump)
+	}
+	if bare := b.text(summaries + `.filter(s => /· result \(id/.test(s)).join("\n")`); bare != "" {
+		t.Errorf("stream rows that say only \"result\":\n%s", bare)
+	}
+}
+
+// TestBrowserConsoleCustomStdio: a server of the learner's own, started
+// from its command line, is named short in every row, the whole line in
+// the cell's tooltip, and so in the diagram's lifeline.
+func TestBrowserConsoleCustomStdio(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	// The test binary is the server (TestMain), at a long path.
+	command := os.Args[0] + " server mcp"
+	b.choose("target", "custom-stdio")
+	b.text(fmt.Sprintf(`(document.getElementById("custom-to").value = %s, "")`, jsString(command)))
+	b.choose("template", "initialize")
+	b.click("#send")
+	b.waitUntil("the custom server answers initialize", messageRows+`.some(r => r.textContent.includes("result (id 1)"))`, consoleDump)
+
+	short := "custom-stdio " + filepath.Base(os.Args[0]) + " server mcp"
+	if len(short) > len("custom-stdio ")+24 {
+		short = strings.TrimRight(short[:len("custom-stdio ")+23], " ") + "…"
+	}
+	cells := b.text(messageRows + `.map(r => r.querySelector(".target").textContent + " | " + r.querySelector(".target").title).join("\n")`)
+	for _, c := range strings.Split(cells, "\n") {
+		if c != short+" | "+command {
+			t.Errorf("a row's target reads %q, want %q with the whole command in its tooltip", c, short+" | "+command)
+		}
+	}
+	b.waitUntil("the diagram is drawn", `document.querySelectorAll("#diagram svg text.lane").length === 2`, `document.getElementById("diagram").innerHTML.slice(0, 1500)`)
+	lane := b.text(`(t => [...t.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join("") + " | " + (t.querySelector("title")?.textContent ?? ""))(document.querySelectorAll("#diagram svg text.lane")[1])`)
+	if lane != short+" | custom-stdio "+command {
+		t.Errorf("the diagram's lifeline reads %q, want %q with the whole command in its title", lane, short+" | custom-stdio "+command)
+	}
 }
