@@ -1,5 +1,9 @@
 package playground
 
+// initCommand makes the workspace in the folder the README names, so
+// that the pages, the README and the command line tell one story.
+const initCommand = "wirelab init ~/wirelab-work"
+
 // exerciseText is every string of the exercise pages, in one language.
 // The script's strings travel to the page in the page's data.
 type exerciseText struct {
@@ -23,6 +27,8 @@ type exerciseText struct {
 	Workspace     string `json:"-"` // followed by the folder
 	NoWorkspace   string `json:"-"`
 	FromTerminal  string `json:"-"`
+	Install       string `json:"-"` // followed by "go install ."
+	OrGoRun       string `json:"-"` // between "go install ." and "go run . grade ..."
 	RemoteOnly    string `json:"-"` // code is graded only from this machine
 	RemoteNoSave  string `json:"-"` // a page from elsewhere: progress is not kept
 	Solution      string `json:"-"`
@@ -74,6 +80,8 @@ func exerciseStrings(l lang) exerciseText {
 			Workspace:     "Ваша рабочая папка: ",
 			NoWorkspace:   "Рабочей папки пока нет. Создайте её в терминале, и эта страница найдёт её:",
 			FromTerminal:  "Из терминала, с повторной проверкой при каждом сохранении:",
+			Install:       "Команда wirelab появится в PATH, когда вы один раз выполните ",
+			OrGoRun:       " в своей копии wirelab; а до тех пор то же самое делает команда, запущенная там: ",
 			RemoteOnly:    "Код собирается и запускается только со страницы, открытой на этой машине; отсюда проверяйте из терминала.",
 			RemoteNoSave:  "Страница открыта не на этой машине: проверка работает, но прогресс не сохраняется.",
 			Solution:      "Решение",
@@ -118,6 +126,8 @@ func exerciseStrings(l lang) exerciseText {
 		Workspace:     "Your workspace: ",
 		NoWorkspace:   "There is no workspace yet. Make one in a terminal, and this page will find it:",
 		FromTerminal:  "From a terminal, grading again on every save:",
+		Install:       "The wirelab command is on your PATH once you have run ",
+		OrGoRun:       " in your clone of wirelab; until then, the same from the clone is ",
 		RemoteOnly:    "Code is built and run only from a page open on this machine; from here, grade in a terminal.",
 		RemoteNoSave:  "This page is not open on this machine: checks work, but progress is not saved.",
 		Solution:      "Solution",

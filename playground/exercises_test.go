@@ -418,3 +418,39 @@ func mustJSONString(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
 }
+
+// TestExercisePageCommands checks that a code exercise's page tells the
+// story the README and `wirelab init` tell: the workspace in the folder
+// the README names, `wirelab grade` once `go install .` has put wirelab
+// on the PATH, and `go run . grade` from the clone until then.
+func TestExercisePageCommands(t *testing.T) {
+	srv, _ := exerciseSiteFor(t, "")
+	for _, tt := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"<pre>wirelab init ~/wirelab-work</pre>", "<pre>wirelab grade --watch stdio-server</pre>",
+			"The wirelab command is on your PATH once you have run <code>go install .</code> in your clone of wirelab; until then, the same from the clone is <code>go run . grade --watch stdio-server</code>"}},
+		{"ru", []string{"<pre>wirelab init ~/wirelab-work</pre>", "<pre>wirelab grade --watch stdio-server</pre>",
+			"<code>go install .</code> в своей копии wirelab", "<code>go run . grade --watch stdio-server</code>"}},
+	} {
+		code, body := fetchPage(t, srv.URL+"/exercises/stdio-server?lang="+tt.lang)
+		if code != http.StatusOK {
+			t.Fatalf("%s: %d", tt.lang, code)
+		}
+		for _, s := range tt.want {
+			if !strings.Contains(body, s) {
+				t.Errorf("%s: no %s in the page", tt.lang, s)
+			}
+		}
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{initCommand, "go install ."} {
+		if !strings.Contains(string(readme), s) {
+			t.Errorf("README.md does not say %s, as the exercise pages do", s)
+		}
+	}
+}
