@@ -467,9 +467,11 @@ func fiveWiresSpread(whyOf map[string]string) string {
 
 // TestBrowserFiveWires presses Run all on the five-wires page and waits
 // for every column to show the median of its calls with their spread,
-// and its first call apart; then runs the stdio and gRPC columns again,
-// whose first calls now find the server running and the connection
-// open.
+// its first call apart, and the whole cost of one call, handshake
+// included; checks that a column is crowned only when its slowest call
+// beat every other column's fastest; then runs the stdio and gRPC
+// columns again, whose first calls now find the server running and the
+// connection open, and whose cost is still that of a call from nothing.
 func TestBrowserFiveWires(t *testing.T) {
 	b := openBrowser(t)
 	if status := b.openStatus("/five-wires"); status != 200 {
@@ -494,11 +496,88 @@ func TestBrowserFiveWires(t *testing.T) {
 	})`
 	b.waitUntil("every column shows its latency on the wire",
 		`[...document.querySelectorAll(".fw-col")].every(`+shows+`)`, fiveWiresDump)
-	b.expect("Run all ends with every column done and the fastest named",
+	b.expect("Run all ends with every column done and a verdict",
 		`document.getElementById("five-wires").dataset.state === "done" &&
 		[...document.querySelectorAll(".fw-col")].every(c => c.dataset.state === "done") &&
-		document.querySelector(".fw-col[data-wire=\"" + document.getElementById("five-wires").dataset.fastest + "\"]") !== null`,
+		["fastest", "close"].includes(document.getElementById("five-wires").dataset.verdict)`,
 		fiveWiresDump)
+	// The verdict follows the rule, on whatever the machine measured: a
+	// column crowned has a slowest call faster than every other column's
+	// fastest, and when none is, the smallest median's slowest call was
+	// not; the mark and the status say the same.
+	verdictWrong := `(() => {
+		const root = document.getElementById("five-wires"), wrong = [];
+		const cols = [...document.querySelectorAll(".fw-col")].map(c => {
+			const d = c.querySelector(".fw-wire-spread").dataset;
+			return { wire: c.dataset.wire, median: Number(c.querySelector(".fw-wire-latency").dataset.ns), min: Number(d.minNs), max: Number(d.maxNs),
+				marked: !c.querySelector(".fw-badge").hidden || c.classList.contains("fw-fastest") };
+		});
+		const best = cols.slice().sort((a, b) => a.median - b.median)[0];
+		const beats = cols.every(c => c === best || best.max < c.min);
+		const status = document.getElementById("fw-status").textContent;
+		if (root.dataset.verdict === "fastest") {
+			if (root.dataset.fastest !== best.wire) wrong.push("crowned " + root.dataset.fastest + ", the smallest median is " + best.wire);
+			if (!beats) wrong.push(best.wire + " is crowned, but its slowest call does not beat every other column's fastest");
+			for (const c of cols) if (c.marked !== (c.wire === best.wire)) wrong.push(c.wire + " marked " + c.marked);
+			if (!status.startsWith("Fastest on the wire: ")) wrong.push("status " + JSON.stringify(status));
+		} else {
+			if (beats) wrong.push(best.wire + "'s slowest call beat every other column's fastest, yet the verdict is " + root.dataset.verdict);
+			if (root.dataset.fastest !== undefined || cols.some(c => c.marked)) wrong.push("a column is marked although it is too close to call");
+			if (!status.startsWith("Too close to call: ")) wrong.push("status " + JSON.stringify(status));
+		}
+		return wrong.join("\n");
+	})()`
+	if wrong := b.text(verdictWrong); wrong != "" {
+		t.Errorf("the verdict:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
+	// The whole cost of one call, by column: round trips, and whose bytes.
+	// MCP's bytes are the four exchanges' shown in its session and its
+	// call; gRPC's are those of the call that opened the connection.
+	costWrong := func() string {
+		return b.text(`(() => {
+			const want = {"stdio": "1 call", "http": "1 call", "grpc": "2 dialed", "mcp": "4 session", "a2a": "1 call"}, wrong = [];
+			const sum = (c, s) => [...c.querySelectorAll(s)].reduce((n, e) => n + Number(e.dataset.bytes), 0);
+			for (const c of document.querySelectorAll(".fw-col")) {
+				const q = (s) => c.querySelector(s);
+				const got = q(".fw-trips").dataset.trips + " " + q(".fw-cost").dataset.from;
+				if (got !== want[c.dataset.wire]) wrong.push(c.dataset.wire + ": " + got + ", want " + want[c.dataset.wire]);
+				const out = Number(q(".fw-bytes-out").dataset.bytes), back = Number(q(".fw-bytes-in").dataset.bytes);
+				if (!(out > 0 && back > 0)) wrong.push(c.dataset.wire + ": bytes " + out + " / " + back);
+				if (c.dataset.wire === "grpc") continue;
+				const shownOut = sum(c, ".fw-step-result .fw-sent-size, .fw-result .fw-sent-size");
+				const shownBack = sum(c, ".fw-step-result .fw-back-size, .fw-result .fw-back-size");
+				if (out !== shownOut || back !== shownBack) wrong.push(c.dataset.wire + ": cost " + out + " / " + back + ", the exchanges shown " + shownOut + " / " + shownBack);
+			}
+			return wrong.join("\n");
+		})()`)
+	}
+	if wrong := costWrong(); wrong != "" {
+		t.Errorf("the whole cost of one call, after Run all:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
+	grpcCost := b.text(`["out", "in"].map(d => document.querySelector("#fw-grpc .fw-bytes-" + d).dataset.bytes).join(" / ")`)
+	// And the rule itself, held to numbers chosen for it: a difference
+	// within the spread crowns nothing.
+	ctx, cancel := context.WithTimeout(b.ctx, browserWait)
+	defer cancel()
+	verdicts, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const { verdict } = await import("/static/verdict.js");
+		const c = (name, median, min, max) => ({ name, median, min, max });
+		const kind = (v) => v.kind + (v.best ? " " + v.best.name : "") + (v.next ? " next " + v.next.name : "") + (v.rival ? " rival " + v.rival.name : "");
+		return [
+			verdict([]),
+			verdict([c("a", 5, 4, 6)]),
+			verdict([c("a", 5, 4, 6), c("b", 9, 7, 12), c("c", 8, 6.5, 20)]),
+			verdict([c("a", 5, 4, 7), c("b", 9, 7, 12)]),
+			verdict([c("a", 5, 4, 8), c("b", 5.1, 3, 12)]),
+		].map(kind).join("\n");
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("importing static/verdict.js: %v%s", err, b.consoleText())
+	}
+	wantVerdicts := "none\nalone a\nfastest a next c\nclose a rival b\nclose a rival b"
+	if verdicts != wantVerdicts {
+		t.Errorf("static/verdict.js gives\n%s\nwant\n%s", verdicts, wantVerdicts)
+	}
 	// The tab is new: its first stdio call starts the server and its
 	// first gRPC call opens the connection.
 	first := map[string]string{"stdio": "started", "http": "cold", "grpc": "dialed", "mcp": "cold", "a2a": "cold"}
@@ -518,6 +597,18 @@ func TestBrowserFiveWires(t *testing.T) {
 	first["stdio"], first["grpc"] = "running", "kept"
 	if wrong := b.text(fiveWiresSpread(first)); wrong != "" {
 		t.Errorf("after running stdio and gRPC again:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
+	// A column's own Run takes the mark away: it compared runs made together.
+	if s := b.text(`(document.getElementById("five-wires").dataset.verdict ?? "") + " " + document.querySelectorAll(".fw-col.fw-fastest").length`); s != " 0" {
+		t.Errorf("after a column's own Run, the verdict is %q", s)
+	}
+	// The gRPC call on the kept connection still costs, from nothing, what
+	// the call that opened it did.
+	if wrong := costWrong(); wrong != "" {
+		t.Errorf("the whole cost of one call, after running stdio and gRPC again:\n%s\n%s", wrong, b.describe(fiveWiresDump))
+	}
+	if again := b.text(`["out", "in"].map(d => document.querySelector("#fw-grpc .fw-bytes-" + d).dataset.bytes).join(" / ")`); again != grpcCost {
+		t.Errorf("gRPC's whole cost was %s, and on the kept connection %s; want the cost of the call that opened it both times", grpcCost, again)
 	}
 }
 

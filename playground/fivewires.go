@@ -29,7 +29,12 @@ import (
 // one after another: the first call is shown on its own (it may start a
 // stdio server or open a gRPC connection, which is worth seeing but is
 // not the call), and the page shows the median of the rest with the
-// fastest and the slowest of them.
+// fastest and the slowest of them. Beside the times is what one call
+// costs from nothing: its round trips and bytes, handshake included (all
+// of MCP's session; the gRPC call that opened the connection). The page
+// crowns no column on a difference the spread can undo: a column is the
+// fastest only when its slowest call beat every other column's fastest
+// (static/verdict.js).
 
 // fiveWiresRuns is how many calls a column measures after its first. Ten
 // keep a Run of all five columns within a second or two on loopback,
@@ -204,20 +209,32 @@ type fiveWiresWords struct {
 	CallOf      string // "call {i} of {n}", before the error of a call that failed
 	BytesOut    string
 	BytesIn     string
-	Session     string // MCP's totals with the lifecycle, followed by the numbers
-	Bytes       string // the units after a size and a time
-	Ms          string
-	Us          string
-	Running     string
-	Fastest     string            // marks the fastest column
-	Done        string            // followed by the fastest column's name
-	NoneDone    string            // no column answered
-	Closed      string            // the websocket closed during a call
-	NoAnswer    string            // nothing matched in time
-	Exited      string            // the stdio server ended before answering
-	NoSession   string            // initialize answered without Mcp-Session-Id
-	Adds        map[string]string // by column: what the framing adds
-	Notes       map[string]string // by column: what to know about its numbers
+	// Cost is the heading of the whole cost of one call, RoundTrips its
+	// count of exchanges, and CostWhat, by column, what the cost counts.
+	Cost       string
+	RoundTrips string
+	CostWhat   map[string]string
+	Bytes      string // the units after a size and a time
+	Ms         string
+	Us         string
+	Running    string
+	Fastest    string // marks the fastest column
+	// Done, then DoneNext, say which column is the fastest and that its
+	// slowest call beat the next column's fastest; TooClose, then
+	// TooCloseRival, that the smallest median's slowest call did not. The
+	// script fills {name}, {median}, {min} and {max} with a column's.
+	Done          string
+	DoneNext      string
+	TooClose      string
+	TooCloseRival string
+	Alone         string            // only one column answered: {name}
+	NoneDone      string            // no column answered
+	Closed        string            // the websocket closed during a call
+	NoAnswer      string            // nothing matched in time
+	Exited        string            // the stdio server ended before answering
+	NoSession     string            // initialize answered without Mcp-Session-Id
+	Adds          map[string]string // by column: what the framing adds
+	Notes         map[string]string // by column: what to know about its numbers
 }
 
 // fiveWiresWordsFor returns the page's strings in l. One table for both
@@ -247,7 +264,8 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"Первый показан отдельно, вместе с тем, что в него вошло: он может запустить сервер или открыть соединение, а следующим этого делать уже не нужно. " +
 				"Крупное число — медиана остальных " + n + " вызовов, а под ним самый быстрый и самый медленный из них: один медленный вызов медиану не сдвигает, но в разбросе он всё равно виден. " +
 				"Байты показаны для последнего вызова. " +
-				"«Запустить все» запускает колонки по очереди, чтобы они не мешали друг другу, и отмечает ту, у которой медиана на проводе меньше всех. " +
+				"«Запустить все» запускает колонки по очереди, чтобы они не мешали друг другу, и называет самой быстрой колонку, только если даже её самый медленный вызов быстрее самого быстрого вызова любой другой: разница меньше разброса — это шум, и страница так и говорит. " +
+				"Под временами — цена одного вызова целиком: сколько раз пришлось обменяться туда и обратно и сколько байт ушло и пришло, вместе с рукопожатием протокола. " +
 				"Любой кадр можно поправить и запустить снова.",
 			RunAll:      "Запустить все",
 			Run:         "Запустить",
@@ -274,18 +292,30 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			CallOf:      "вызов {i} из {n}",
 			BytesOut:    "Байт туда",
 			BytesIn:     "Байт обратно",
-			Session:     "Вся сессия последнего вызова, байт туда и обратно:",
-			Bytes:       "Б",
-			Ms:          "мс",
-			Us:          "мкс",
-			Running:     "идёт…",
-			Fastest:     "самая быстрая медиана на проводе",
-			Done:        "Самая быстрая медиана на проводе:",
-			NoneDone:    "Ни один сервер не ответил.",
-			Closed:      "соединение со страницей wirelab закрылось; запустите снова",
-			NoAnswer:    "ответ не пришёл вовремя",
-			Exited:      "сервер завершился, не ответив",
-			NoSession:   "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
+			Cost:        "Один вызов целиком",
+			RoundTrips:  "Обменов туда и обратно",
+			CostWhat: map[string]string{
+				"stdio": "Строка запроса и строка ответа. Запуск процесса сервера по трубе ничего не передаёт.",
+				"http":  "Один запрос и его ответ. Под ним каждый вызов здесь открывает TCP-соединение; собственный обмен TCP не считается, как и на всех проводах, кроме stdio.",
+				"grpc":  "Вызов, который открыл соединение: 24-байтовая преамбула, SETTINGS в обе стороны и их ACK (это обмен туда и обратно до самого вызова), затем вызов. Следующие вызовы по тому же соединению за это уже не платят. Запрос reflection, который делает площадка, идёт по своему соединению и не считается: клиенту, собранному из .proto, он не нужен.",
+				"mcp":   "Вся сессия: initialize, notifications/initialized, tools/call и DELETE, четыре запроса, каждый со своим ответом. Время меряется только у tools/call.",
+				"a2a":   "Один POST и его ответ: задача с историей и артефактом приходит целиком.",
+			},
+			Bytes:         "Б",
+			Ms:            "мс",
+			Us:            "мкс",
+			Running:       "идёт…",
+			Fastest:       "быстрее всех на проводе, вне шума",
+			Done:          "Быстрее всех на проводе: {name}, медиана {median}; даже самый медленный вызов ({max})",
+			DoneNext:      "быстрее самого быстрого вызова любой другой колонки (ближе всех {name}: {min}).",
+			TooClose:      "Слишком близко, чтобы выбрать: у {name} самая малая медиана на проводе ({median}), но самый медленный вызов занял {max},",
+			TooCloseRival: "а самый быстрый вызов {name} — {min}: шум может поменять их местами. Ничего не отмечено.",
+			Alone:         "Ответил только {name}: сравнивать не с чем.",
+			NoneDone:      "Ни один сервер не ответил.",
+			Closed:        "соединение со страницей wirelab закрылось; запустите снова",
+			NoAnswer:      "ответ не пришёл вовремя",
+			Exited:        "сервер завершился, не ответив",
+			NoSession:     "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
 			Adds: map[string]string{
 				"stdio": "Построчная рамка: сообщение — одна строка JSON, перевод строки её завершает. По id ответ в трубе находит свой запрос.",
 				"http":  "Заголовочная часть HTTP: строка запроса, Host, Content-Type и Content-Length туда, строка статуса и заголовки обратно. Чей ответ, говорит само соединение.",
@@ -296,7 +326,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Notes: map[string]string{
 				"stdio": "Если в этой вкладке сервер ещё не запущен, первый вызов стартует дочерний процесс (wirelab server stdio), и время старта входит в этот вызов; измеряемые вызовы идут в тот же процесс.",
 				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Вкладка держит соединение между вызовами, как настоящий клиент: первый вызов во вкладке открывает его и узнаёт метод через reflection, и то и другое входит в его время; измеряемые вызовы идут по тому же соединению. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные (и 24 байта преамбулы соединения в вызове, который его открывает). В дампе измеряемого вызова — кадры с конца предыдущего: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице. Байты первого вызова свёрнуты рядом с его временем.",
-				"mcp":   "Измеряется только tools/call. Каждый вызов идёт в своей сессии, чтобы уйти ровно таким, как в кадре (id запроса нельзя повторять в одной сессии): до него initialize и notifications/initialized, после — DELETE; они в свёрнутой части и не измеряются. SESSION заменяется на id, который вернул initialize.",
+				"mcp":   "Время меряется только у tools/call. Каждый вызов идёт в своей сессии, чтобы уйти ровно таким, как в кадре (id запроса нельзя повторять в одной сессии): до него initialize и notifications/initialized, после — DELETE; они в свёрнутой части, их время не меряется, но в цену вызова целиком они входят. SESSION заменяется на id, который вернул initialize.",
 			},
 		}
 	default:
@@ -317,7 +347,8 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"The first is shown apart, with what it included: it may start the server or open the connection, which the later calls need not do. " +
 				"The large number is the median of the other " + n + " calls, and beneath it are the fastest and the slowest of them: one slow call does not move the median, and the range still shows it. " +
 				"The bytes shown are the last call's. " +
-				"Run all runs the columns one after another, so that they do not slow each other down, and marks the one with the fastest median on the wire. " +
+				"Run all runs the columns one after another, so that they do not slow each other down, and calls a column the fastest only when even its slowest call beat every other column's fastest: a difference smaller than the spread is noise, and the page says so. " +
+				"Under the times is what one call costs, all of it: the round trips and the bytes out and back, the protocol's handshake included. " +
 				"Edit any frame and run it again.",
 			RunAll:      "Run all",
 			Run:         "Run",
@@ -344,18 +375,30 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			CallOf:      "call {i} of {n}",
 			BytesOut:    "Bytes out",
 			BytesIn:     "Bytes back",
-			Session:     "The last call's whole session, bytes out and back:",
-			Bytes:       "B",
-			Ms:          "ms",
-			Us:          "µs",
-			Running:     "running…",
-			Fastest:     "fastest median on the wire",
-			Done:        "Fastest median on the wire:",
-			NoneDone:    "No server answered.",
-			Closed:      "the connection to wirelab closed; run again",
-			NoAnswer:    "no answer came in time",
-			Exited:      "the server exited before answering",
-			NoSession:   "initialize answered without Mcp-Session-Id, so there is no session to call in",
+			Cost:        "One call, all of it",
+			RoundTrips:  "Round trips",
+			CostWhat: map[string]string{
+				"stdio": "The request line and the answer line. Starting the server process sends nothing down the pipe.",
+				"http":  "One request and its answer. Beneath it, each call here opens a TCP connection; TCP's own round trip is not counted, on any wire but stdio.",
+				"grpc":  "The call that opened the connection: the 24-byte preface, SETTINGS each way and their ACKs (a round trip before the call's own), then the call. Later calls on the connection do not pay for that again. The playground's reflection lookup goes over a connection of its own and is not counted: a client built from the .proto needs none.",
+				"mcp":   "The whole session: initialize, notifications/initialized, tools/call and DELETE, four requests, each with its answer. Only tools/call is timed.",
+				"a2a":   "One POST and its answer: the task, with its history and artifact, comes back whole.",
+			},
+			Bytes:         "B",
+			Ms:            "ms",
+			Us:            "µs",
+			Running:       "running…",
+			Fastest:       "fastest on the wire, beyond the noise",
+			Done:          "Fastest on the wire: {name}, median {median}, and even its slowest call ({max}) beat",
+			DoneNext:      "the fastest call of every other column (the closest, {name}: {min}).",
+			TooClose:      "Too close to call: {name} has the smallest median on the wire ({median}), but its slowest call took {max},",
+			TooCloseRival: "and {name}'s fastest took {min}: noise could swap them. None is marked.",
+			Alone:         "Only {name} answered: there is nothing to compare it with.",
+			NoneDone:      "No server answered.",
+			Closed:        "the connection to wirelab closed; run again",
+			NoAnswer:      "no answer came in time",
+			Exited:        "the server exited before answering",
+			NoSession:     "initialize answered without Mcp-Session-Id, so there is no session to call in",
 			Adds: map[string]string{
 				"stdio": "Newline framing: the message is one line of JSON, and the newline ends it. On a pipe, the id is how an answer finds its request.",
 				"http":  "An HTTP head: the request line, Host, Content-Type and Content-Length out; the status line and headers back. The connection says which answer is whose.",
@@ -366,7 +409,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Notes: map[string]string{
 				"stdio": "If this tab has no server running yet, the first call starts the child process (wirelab server stdio), and the start is in that call's time; the measured calls go to the same process.",
 				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The tab keeps its connection between calls, as a real client does: the first call in a tab opens it and looks the method up by reflection, and both are in that call's time; the measured calls reuse it. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload (and the connection's 24-byte preface, in the call that opens it). A measured call's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table. The first call's bytes are folded beside its time.",
-				"mcp":   "Only tools/call is measured. Every call runs in a session of its own, so that it goes exactly as the frame shows (a request id may not be used twice in a session): initialize and notifications/initialized before it, DELETE after it, folded away and not measured. SESSION is replaced with the id initialize returned.",
+				"mcp":   "Only tools/call is timed. Every call runs in a session of its own, so that it goes exactly as the frame shows (a request id may not be used twice in a session): initialize and notifications/initialized before it, DELETE after it, folded away and not timed, but counted in the whole cost of the call. SESSION is replaced with the id initialize returned.",
 			},
 		}
 	}

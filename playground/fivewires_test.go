@@ -57,11 +57,18 @@ func TestFiveWiresPage(t *testing.T) {
 	} {
 		w := get(h, tt.target)
 		body := w.Body.String()
+		words := fiveWiresWordsFor(en)
+		if strings.Contains(tt.target, "lang=ru") {
+			words = fiveWiresWordsFor(ru)
+		}
 		if w.Code != http.StatusOK {
 			t.Fatalf("GET %s = %d\n%.500s", tt.target, w.Code, body)
 		}
 		want := append(tt.want,
 			`id="five-wires"`, `id="fw-run-all"`, `id="fw-status"`,
+			// The verdict's sentences, which the script fills.
+			`data-done="`+templ.EscapeString(words.Done)+`"`, `data-too-close="`+templ.EscapeString(words.TooClose)+`"`,
+			`data-too-close-rival="`+templ.EscapeString(words.TooCloseRival)+`"`, `data-alone="`+templ.EscapeString(words.Alone)+`"`,
 			// The script's count of calls to measure, and its pace.
 			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(wire.FramesPerSecond)+`"`,
 			`src="/static/wire.js"`, `src="/static/fivewires.js"`, `href="/static/fivewires.css"`)
@@ -72,9 +79,13 @@ func TestFiveWiresPage(t *testing.T) {
 			// median and for the first call, apart.
 			section := body[strings.Index(body, `id="fw-`+c.Slug+`"`):]
 			section = section[:strings.Index(section, "</section>")]
+			// And the whole cost of one call beside the times, with
+			// what it counts.
 			for _, place := range []string{`class="fw-wire-latency"`, `class="fw-spread fw-wire-spread"`, `class="fw-page-latency"`,
 				`class="fw-spread fw-page-spread"`, `class="fw-runs"`, `class="fw-warm"`, `class="fw-warm-wire"`, `class="fw-warm-page"`,
-				`class="fw-warm-why"`, `class="fw-warm-result"`, `class="fw-last"`} {
+				`class="fw-warm-why"`, `class="fw-warm-result"`, `class="fw-last"`,
+				`class="fw-numbers fw-cost"`, `class="fw-trips"`, `class="fw-bytes-out"`, `class="fw-bytes-in"`,
+				`class="fw-cost-what">` + templ.EscapeString(words.CostWhat[c.Slug]) + `<`} {
 				if strings.Count(section, place) != 1 {
 					t.Errorf("GET %s: column %s has %d %s, want 1", tt.target, c.Slug, strings.Count(section, place), place)
 				}
@@ -140,6 +151,32 @@ func TestFiveWiresWords(t *testing.T) {
 		}
 		if diff := cmp.Diff(keys(english.Notes), keys(w.Notes)); diff != "" {
 			t.Errorf("%s: the columns of Notes differ from English (-en +%s):\n%s", l, l, diff)
+		}
+		// Every column says what its whole cost counts.
+		if diff := cmp.Diff(keys(w.Adds), keys(w.CostWhat)); diff != "" {
+			t.Errorf("%s: the columns of CostWhat differ from those of Adds (-Adds +CostWhat):\n%s", l, diff)
+		}
+		for slug, s := range w.CostWhat {
+			if s == "" {
+				t.Errorf("%s: CostWhat[%s] is empty", l, slug)
+			}
+		}
+		// The verdict's sentences hold the placeholders the script fills.
+		for name, tt := range map[string]struct {
+			s    string
+			want []string
+		}{
+			"Done":          {w.Done, []string{"{name}", "{median}", "{max}"}},
+			"DoneNext":      {w.DoneNext, []string{"{name}", "{min}"}},
+			"TooClose":      {w.TooClose, []string{"{name}", "{median}", "{max}"}},
+			"TooCloseRival": {w.TooCloseRival, []string{"{name}", "{min}"}},
+			"Alone":         {w.Alone, []string{"{name}"}},
+		} {
+			for _, p := range tt.want {
+				if !strings.Contains(tt.s, p) {
+					t.Errorf("%s: %s is %q, without %s for the script to fill", l, name, tt.s, p)
+				}
+			}
 		}
 		if !strings.Contains(w.CallOf, "{i}") || !strings.Contains(w.CallOf, "{n}") {
 			t.Errorf("%s: CallOf is %q, without {i} and {n} for the script to fill", l, w.CallOf)
@@ -220,6 +257,9 @@ var (
 	// fiveWiresFrameLine is a frame's line in a gRPC dump, as
 	// static/fivewires.js reads it (http2Bytes).
 	fiveWiresFrameLine = regexp.MustCompile(`(?m)^(->|<-) (\S+)(?: stream=\d+)? len=(\d+)`)
+	// fiveWiresStreamLine is a stream the client opens, as
+	// static/fivewires.js counts them (http2Trips).
+	fiveWiresStreamLine = regexp.MustCompile(`(?m)^-> HEADERS stream=(\d+)`)
 )
 
 // TestFiveWiresThroughTheHub makes every column's call as a Run of the
@@ -289,6 +329,20 @@ func TestFiveWiresThroughTheHub(t *testing.T) {
 					opened := len(frames) > 0 && frames[0][2] == "PREFACE" && frames[0][3] == "24"
 					if len(frames) == 0 || dirs["->"] < 2 || dirs["<-"] < 2 || opened != (call == 0) {
 						t.Errorf("call %d: the gRPC dump is not in the form the page reads (%q; a preface only in the first call's):\n%s", call, frames, a.text)
+					}
+					// The page counts a call's round trips from its dump:
+					// one per stream the client opened, the call's only,
+					// and one for SETTINGS when it opened the connection.
+					streams := map[string]bool{}
+					for _, m := range fiveWiresStreamLine.FindAllStringSubmatch(a.text, -1) {
+						streams[m[1]] = true
+					}
+					if len(streams) != 1 {
+						t.Errorf("call %d: the client opened %d streams, want the call's one:\n%s", call, len(streams), a.text)
+					}
+					settings := strings.Contains(a.text, "\n-> SETTINGS stream=0 len=") && strings.Contains(a.text, "\n<- SETTINGS stream=0 len=")
+					if settings != opened {
+						t.Errorf("call %d: SETTINGS each way %v, the connection opened %v; want both or neither:\n%s", call, settings, opened, a.text)
 					}
 				}
 				for _, s := range c.After {

@@ -19,13 +19,25 @@
 // fastest and the slowest, for both times. The bytes shown are the last
 // call's.
 //
+// Beside the times, each column shows the whole cost of one call: the
+// round trips and the bytes each way that a client starting from nothing
+// pays, its protocol's handshake included. MCP: initialize,
+// notifications/initialized, tools/call and DELETE, four HTTP exchanges.
+// gRPC: the call that opened the connection, with the preface and the
+// SETTINGS each way (one round trip before the call's own), remembered
+// for the tab since later calls reuse the connection. stdio, HTTP, A2A:
+// the one exchange.
+//
 // MCP's column runs the session around each call, initialize and
-// notifications/initialized before and DELETE after, and measures only
-// the call. Run all runs the columns one after another, never at once,
-// then marks the one with the fastest median on the wire.
+// notifications/initialized before and DELETE after, and times only the
+// call. Run all runs the columns one after another, never at once, then
+// asks static/verdict.js whether one was the fastest on the wire beyond
+// the noise: only when its slowest call beat every other column's
+// fastest; else the page says it is too close to call.
 //
 // What a browser test can read: #five-wires[data-state] is "running"
-// during Run all and "done" after, with data-fastest naming the fastest
+// during Run all and "done" after, with data-verdict (none, alone,
+// fastest, close) and, when it is fastest, data-fastest naming the
 // column; each section.fw-col has data-state (idle, running, done,
 // failed), and its
 //
@@ -36,7 +48,11 @@
 //   .fw-warm[data-why]              the first call: started, running
 //                                   (stdio), dialed, kept (gRPC), cold
 //   .fw-warm-wire[data-ns], .fw-warm-page[data-ms]   its times
-//   dd.fw-bytes-out[data-bytes], dd.fw-bytes-in[data-bytes]   the last call's
+//   dl.fw-cost[data-from]           whose bytes the cost is: call,
+//                                   session (MCP), dialed or kept (gRPC)
+//   dd.fw-trips[data-trips], dd.fw-bytes-out[data-bytes],
+//   dd.fw-bytes-in[data-bytes]      the whole cost of one call
+//   .fw-sent-size[data-bytes]       the bytes sent in one exchange shown
 (function () {
   "use strict";
 
@@ -65,6 +81,10 @@
   const frameGap = 1000 / Number(words.frameRate);
   let lastSent = -Infinity; // performance.now() when the last frame went
 
+  // The verdict lives in an ES module of its own, which a test can import
+  // and hold to its rule with numbers of its choosing.
+  const verdictOf = import("/static/verdict.js").then((m) => m.verdict);
+
   const wire = new WireSocket();
   const pending = new Map(); // frame id -> the exchange waiting for its events
   const lineWaiters = new Map(); // stdio target -> the exchange waiting for its answer line
@@ -78,6 +98,11 @@
   // server on the first line it is sent, so a first call made while
   // stdioUp is false started it.
   let stdioUp = false;
+
+  // grpcCold is the whole cost of the last gRPC call this tab saw open
+  // its connection, or null: the calls after it reuse the connection and
+  // do not pay for it again, but a client starting from nothing does.
+  let grpcCold = null;
 
   // ready resolves once the websocket is open (a closed one is said in
   // the page's language).
@@ -131,7 +156,10 @@
   // the exchange waiting on that target.
   function route(msg) {
     // A new websocket is a new session, whose stdio server starts afresh.
-    if (msg.op === "hello" || msg.op === "closed") stdioUp = false;
+    if (msg.op === "hello" || msg.op === "closed") {
+      stdioUp = false;
+      grpcCold = null;
+    }
     if (msg.op === "event" && msg.target === "stdio" && msg.kind === "exit") stdioUp = false;
     if (msg.op === "closed") {
       for (const x of Array.from(pending.values())) x.finish(words.closed);
@@ -248,6 +276,16 @@
     return n;
   }
 
+  // http2Trips counts the round trips in a gRPC dump: one per stream the
+  // client opened (its HEADERS wait for the server's), and one more for
+  // the connection's SETTINGS exchange when the dump opens with the
+  // preface: grpc-go sends no call before the server's SETTINGS arrive.
+  function http2Trips(dump) {
+    const streams = new Set();
+    for (const m of dump.matchAll(/^-> HEADERS stream=(\d+)/gm)) streams.add(m[1]);
+    return streams.size + (/^-> PREFACE /m.test(dump) ? 1 : 0);
+  }
+
   // totals are the bytes each way of one exchange.
   function totals(r, target) {
     if (target === "grpc") {
@@ -301,12 +339,14 @@
       // bytes, so neither gets a size here. The column's byte counts are
       // the frames' (http2Bytes).
       place.querySelector(".fw-back").textContent = b.text;
-      place.querySelector(".fw-sent-size").textContent = "";
-      place.querySelector(".fw-back-size").textContent = "";
+      setNumber(place.querySelector(".fw-sent-size"), "", { bytes: null });
+      setNumber(place.querySelector(".fw-back-size"), "", { bytes: null });
     } else {
       showBytes(place.querySelector(".fw-back"), b.text);
-      place.querySelector(".fw-sent-size").textContent = r.out === null ? "" : "· " + bytes(s.size);
-      place.querySelector(".fw-back-size").textContent = r.ins.length === 0 ? "" : "· " + bytes(b.size);
+      const sentSize = r.out === null ? null : s.size;
+      const backSize = r.ins.length === 0 ? null : b.size;
+      setNumber(place.querySelector(".fw-sent-size"), sentSize === null ? "" : "· " + bytes(sentSize), { bytes: sentSize });
+      setNumber(place.querySelector(".fw-back-size"), backSize === null ? "" : "· " + bytes(backSize), { bytes: backSize });
     }
     const notes = place.querySelector(".fw-notes");
     notes.replaceChildren();
@@ -335,8 +375,10 @@
     setNumber(col.querySelector(".fw-wire-spread"), "", { minNs: null, maxNs: null, runs: null });
     setNumber(col.querySelector(".fw-page-latency"), "—", { ms: null });
     setNumber(col.querySelector(".fw-page-spread"), "", { minMs: null, maxMs: null, runs: null });
+    setNumber(col.querySelector(".fw-trips"), "—", { trips: null });
     setNumber(col.querySelector(".fw-bytes-out"), "—", { bytes: null });
     setNumber(col.querySelector(".fw-bytes-in"), "—", { bytes: null });
+    delete col.querySelector(".fw-cost").dataset.from;
     col.querySelector(".fw-runs").hidden = true;
     const warm = col.querySelector(".fw-warm");
     warm.hidden = true;
@@ -350,8 +392,6 @@
     const error = col.querySelector(".fw-error");
     error.hidden = true;
     error.textContent = "";
-    const total = col.querySelector(".fw-session-total");
-    if (total !== null) total.hidden = true;
   }
 
   function fail(col, message) {
@@ -411,23 +451,38 @@
   }
 
   // showOnce shows what crossed in one call of a column: the call's bytes
-  // and the session's, with their totals.
+  // and the session's.
   function showOnce(col, o) {
     const target = col.dataset.target;
     for (const { step, r } of o.steps) showExchange(step.querySelector(".fw-step-result"), r, target);
     col.querySelector(".fw-last").hidden = o.call === null;
     if (o.call === null) return;
     showExchange(col.querySelector(".fw-result"), o.call, target);
-    const t = totals(o.call, target);
-    if (t.out !== null) setNumber(col.querySelector(".fw-bytes-out"), bytes(t.out), { bytes: t.out });
-    if (t.in !== null) setNumber(col.querySelector(".fw-bytes-in"), bytes(t.in), { bytes: t.in });
-    const total = col.querySelector(".fw-session-total");
-    if (total !== null) {
-      const all = o.steps.map((s) => s.r).concat([o.call]);
-      const sum = all.map((r) => totals(r, target)).reduce((a, b) => ({ out: a.out + (b.out || 0), in: a.in + (b.in || 0) }), { out: 0, in: 0 });
-      total.textContent = words.session + " " + bytes(sum.out) + " / " + bytes(sum.in);
-      total.hidden = false;
+  }
+
+  // costOf adds up the whole cost of one call, the exchanges around it
+  // included: {trips, out, in}. Every exchange but gRPC's is one request
+  // and its answer; a gRPC dump says its own (http2Trips).
+  function costOf(o, target) {
+    const sum = { trips: 0, out: 0, in: 0 };
+    for (const r of o.steps.map((s) => s.r).concat([o.call])) {
+      const t = totals(r, target);
+      sum.out += t.out || 0;
+      sum.in += t.in || 0;
+      sum.trips += target === "grpc" ? http2Trips(back(r, target).text) : 1;
     }
+    return sum;
+  }
+
+  // showCost writes the whole cost of one call beside the times. from
+  // says whose bytes they are: "call", "session" (MCP's, around its
+  // call), "dialed" (a gRPC call that opened its connection) or "kept"
+  // (one on a connection already open, when the tab never saw it open).
+  function showCost(col, cost, from) {
+    setNumber(col.querySelector(".fw-trips"), number(cost.trips, 0), { trips: cost.trips });
+    setNumber(col.querySelector(".fw-bytes-out"), bytes(cost.out), { bytes: cost.out });
+    setNumber(col.querySelector(".fw-bytes-in"), bytes(cost.in), { bytes: cost.in });
+    col.querySelector(".fw-cost").dataset.from = from;
   }
 
   // showFirst shows the first call of a run apart from the others, with
@@ -469,14 +524,17 @@
   }
 
   // runColumn makes the column's call 1 + runs times, one after another,
-  // shows the first apart and the others' median and spread, and resolves
-  // with the median on the wire in ns, or null when a call failed.
+  // shows the first apart, the others' median and spread, and the whole
+  // cost of one call, and resolves with the spread on the wire in ns
+  // ({median, min, max, n}), or null when a call failed.
   // progress is told the number of each call as it starts.
   async function runColumn(col, progress) {
     const target = col.dataset.target;
     clear(col);
     col.dataset.state = "running";
     const measured = [];
+    let first = null;
+    let last = null;
     for (let i = 0; i <= runs; i++) {
       progress(i + 1, runs + 1);
       const stdioWasUp = stdioUp;
@@ -487,9 +545,24 @@
         fail(col, callOf(i + 1, runs + 1) + ": " + o.error);
         return null;
       }
-      if (i === 0) showFirst(col, o.call, stdioWasUp);
-      else measured.push(o.call);
-      if (i === runs) showOnce(col, o);
+      if (i === 0) {
+        first = o;
+        showFirst(col, o.call, stdioWasUp);
+      } else {
+        measured.push(o.call);
+      }
+      if (i === runs) {
+        last = o;
+        showOnce(col, o);
+      }
+    }
+    if (target === "grpc") {
+      // The first call of a run is the one that may open the connection.
+      if (col.querySelector(".fw-warm").dataset.why === "dialed") grpcCold = costOf(first, target);
+      if (grpcCold !== null) showCost(col, grpcCold, "dialed");
+      else showCost(col, costOf(first, target), "kept");
+    } else {
+      showCost(col, costOf(last, target), last.steps.length > 0 ? "session" : "call");
     }
     const wire = spread(measured.map((r) => r.wireNs));
     if (wire !== null) {
@@ -507,11 +580,12 @@
     }
     col.querySelector(".fw-runs").hidden = false;
     col.dataset.state = "done";
-    return wire === null ? null : wire.median;
+    return wire;
   }
 
   function clearFastest() {
     delete root.dataset.fastest;
+    delete root.dataset.verdict;
     for (const col of columns) {
       col.classList.remove("fw-fastest");
       col.querySelector(".fw-badge").hidden = true;
@@ -560,24 +634,40 @@
     updateButtons();
     const results = [];
     try {
-      for (const col of columns) results.push({ col: col, wireNs: await runColumn(col, progressOf(col)) });
+      for (const col of columns) results.push({ col: col, wire: await runColumn(col, progressOf(col)) });
     } finally {
       busy--;
       root.dataset.state = "done";
       updateButtons();
     }
-    let best = null;
-    for (const r of results) {
-      if (r.wireNs !== null && (best === null || r.wireNs < best.wireNs)) best = r;
+    const finished = results
+      .filter((r) => r.wire !== null)
+      .map((r) => ({ col: r.col, name: r.col.querySelector(".fw-name").textContent, median: r.wire.median, min: r.wire.min, max: r.wire.max }));
+    const v = (await verdictOf)(finished);
+    root.dataset.verdict = v.kind;
+    const fill = (text, c) =>
+      text
+        .replace("{name}", c.name)
+        .replace("{median}", duration(c.median))
+        .replace("{max}", duration(c.max))
+        .replace("{min}", duration(c.min));
+    switch (v.kind) {
+      case "none":
+        status.textContent = words.noneDone;
+        break;
+      case "alone":
+        status.textContent = fill(words.alone, v.best);
+        break;
+      case "fastest":
+        v.best.col.classList.add("fw-fastest");
+        v.best.col.querySelector(".fw-badge").hidden = false;
+        root.dataset.fastest = v.best.col.dataset.wire;
+        status.textContent = fill(words.done, v.best) + " " + fill(words.doneNext, v.next);
+        break;
+      case "close":
+        status.textContent = fill(words.tooClose, v.best) + " " + fill(words.tooCloseRival, v.rival);
+        break;
     }
-    if (best === null) {
-      status.textContent = words.noneDone;
-      return;
-    }
-    best.col.classList.add("fw-fastest");
-    best.col.querySelector(".fw-badge").hidden = false;
-    root.dataset.fastest = best.col.dataset.wire;
-    status.textContent = words.done + " " + best.col.querySelector(".fw-name").textContent + " (" + duration(best.wireNs) + ")";
   }
 
   runAllButton.addEventListener("click", runAll);
