@@ -259,6 +259,12 @@ func TestBrowserRussian(t *testing.T) {
 	if buttons != strings.Repeat("Отправить | ", 8)+"Отправить" {
 		t.Errorf("the Send buttons say %q, want nine times Отправить", buttons)
 	}
+	// The lesson's own diagram names the learner in Russian too.
+	b.click(".frame-send")
+	b.waitUntil("the lesson's diagram is drawn", `document.querySelectorAll("#lesson-diagram svg text.lane").length >= 2`, consoleDump)
+	if s := b.text(`[...document.querySelectorAll("#lesson-diagram svg text.lane")].map(t => t.textContent).join(" | ")`); !strings.HasPrefix(s, "вы | ") {
+		t.Errorf("the Russian lesson's diagram lifelines are %q, want вы first", s)
+	}
 
 	b.open("/console/mcp")
 	if l := b.text(`document.documentElement.lang`); l != "ru" {

@@ -89,6 +89,7 @@ type uiText struct {
 	Raw         string
 	Hex         string
 	LessonWire  string // the sequence diagram of the frames sent from a lesson
+	You         string // the learner's lane in that diagram
 	WireIntro   string
 	ExportSVG   string
 	ConsoleLink string // a link to the console of the lesson's protocol
@@ -165,6 +166,7 @@ func uiTextOf(l lang) uiText {
 			Raw:         "Как есть",
 			Hex:         "Hex",
 			LessonWire:  "Провод этого урока",
+			You:         "вы",
 			WireIntro:   "Каждое сообщение, которое вы отправили с этой страницы, и каждый ответ, по порядку, со временем от первого.",
 			ExportSVG:   "Скачать SVG",
 			ConsoleLink: "Открыть консоль",
@@ -235,6 +237,7 @@ func uiTextOf(l lang) uiText {
 			Raw:         "Raw",
 			Hex:         "Hex",
 			LessonWire:  "This lesson's wire",
+			You:         "you",
 			WireIntro:   "Every message you sent from this page and every answer, in order, timed from the first.",
 			ExportSVG:   "Download SVG",
 			ConsoleLink: "Open the console",

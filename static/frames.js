@@ -127,14 +127,14 @@
     drawTimer = setTimeout(() => {
       drawTimer = 0;
       panel.hidden = false;
-      document.getElementById("lesson-diagram").innerHTML = WireSequence.svg(transcript.rows);
+      document.getElementById("lesson-diagram").innerHTML = WireSequence.svg(transcript.rows, { you: panel.dataset.you });
     }, 100);
   }
 
   if (panel) {
     document.getElementById("lesson-export-svg").addEventListener("click", () => {
       const a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob([WireSequence.svg(transcript.rows, { color: "#1b1f24", background: "#ffffff" })], { type: "image/svg+xml" }));
+      a.href = URL.createObjectURL(new Blob([WireSequence.svg(transcript.rows, { color: "#1b1f24", background: "#ffffff", you: panel.dataset.you })], { type: "image/svg+xml" }));
       a.download = "wirelab-" + (document.querySelector(".lesson")?.dataset.lesson || "lesson") + ".svg";
       document.body.append(a);
       a.click();
