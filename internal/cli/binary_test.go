@@ -291,7 +291,7 @@ func TestServeHomePage(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET / = %d", resp.StatusCode)
 	}
-	for _, want := range []string{"word_count", "deploy_service", "wirelab server stdio", "live</span> at <code>http://127.0.0.1:", "wirelab client grpc --addr 127.0.0.1:"} {
+	for _, want := range []string{"word_count", "deploy_service", "wirelab server stdio", "live</span> at <code class=\"address\">http://127.0.0.1:", "wirelab client grpc --addr 127.0.0.1:"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("home page lacks %q", want)
 		}
