@@ -183,7 +183,7 @@ func (b *browserTab) run(what string, steps ...chromedp.Action[chromedp.Void]) {
 }
 
 // open loads a page of the playground and waits for it to load; its
-// deferred scripts have run by then.
+// modules have run by then.
 func (b *browserTab) open(path string) {
 	b.t.Helper()
 	b.run("opening "+path, chromedp.Navigate(b.base+path))

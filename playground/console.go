@@ -12,8 +12,8 @@ import (
 // its timing and size, each message in pretty, raw and hex views, stderr
 // of stdio servers in a pane of its own, a sequence diagram, and "copy
 // as" a command to run in a terminal. The page's behaviour is
-// static/console.js (with transcript.js and sequence.js); this file gives
-// it its data.
+// static/console.js (an entry module that imports wire.js, transcript.js
+// and sequence.js); this file gives it its data.
 
 // consoleData is what the page's script reads from the page, as JSON.
 type consoleData struct {
@@ -61,7 +61,7 @@ func mountConsoles(mux *http.ServeMux, t wire.Targets) {
 			return
 		}
 		v.Styles = append(v.Styles, "/static/console.css")
-		v.Scripts = append(v.Scripts, "/static/wire.js", "/static/transcript.js", "/static/sequence.js", "/static/console.js")
+		v.Scripts = append(v.Scripts, "/static/console.js")
 		v.Class = "console-page"
 		templates := spec.Templates
 		if templates == nil {

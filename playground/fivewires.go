@@ -165,8 +165,8 @@ func mountFiveWires(mux *http.ServeMux, t wire.Targets) {
 		// for five columns.
 		v.Class = "course fivewires-page"
 		v.Styles = append(v.Styles, "/static/fivewires.css")
-		// wire.js first: fivewires.js uses its WireSocket.
-		v.Scripts = append(v.Scripts, "/static/wire.js", "/static/fivewires.js")
+		// The page's entry module, which imports wire.js and verdict.js.
+		v.Scripts = append(v.Scripts, "/static/fivewires.js")
 		show(w, r, http.StatusOK, fiveWiresPage(v, fiveWiresWordsFor(v.Lang), columns))
 	})
 }

@@ -71,7 +71,7 @@ func TestFiveWiresPage(t *testing.T) {
 			`data-too-close-rival="`+templ.EscapeString(words.TooCloseRival)+`"`, `data-alone="`+templ.EscapeString(words.Alone)+`"`,
 			// The script's count of calls to measure, and its pace.
 			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(wire.FramesPerSecond)+`"`,
-			`src="/static/wire.js"`, `src="/static/fivewires.js"`, `href="/static/fivewires.css"`)
+			`<script type="module" src="/static/fivewires.js">`, `href="/static/fivewires.css"`)
 		for _, c := range columns {
 			want = append(want, `id="fw-`+c.Slug+`"`, `data-target="`+c.Target+`"`,
 				">"+templ.EscapeString(c.Call)+"</textarea>")
@@ -104,13 +104,15 @@ func TestFiveWiresPage(t *testing.T) {
 				t.Errorf("GET %s: %q is in the page, in the other language", tt.target, s)
 			}
 		}
-		// wire.js defines WireSocket, which fivewires.js uses: it must
-		// come first.
-		if strings.Index(body, "/static/wire.js") > strings.Index(body, "/static/fivewires.js") {
-			t.Errorf("GET %s: fivewires.js is loaded before wire.js", tt.target)
+		// fivewires.js imports wire.js and verdict.js: the page lists
+		// only its entry module.
+		for _, imported := range []string{"/static/wire.js", "/static/verdict.js"} {
+			if strings.Contains(body, imported) {
+				t.Errorf("GET %s: the page lists %s, which fivewires.js imports", tt.target, imported)
+			}
 		}
 	}
-	for _, asset := range []string{"/static/fivewires.js", "/static/fivewires.css", "/static/wire.js"} {
+	for _, asset := range []string{"/static/fivewires.js", "/static/fivewires.css", "/static/wire.js", "/static/verdict.js"} {
 		if w := get(h, asset); w.Code != http.StatusOK {
 			t.Errorf("GET %s = %d", asset, w.Code)
 		}

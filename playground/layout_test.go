@@ -2,9 +2,12 @@ package playground
 
 import (
 	"context"
+	"io/fs"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/wirelab/wirelab/protocols/tools"
+	"github.com/wirelab/wirelab/static"
 )
 
 // parse reads a page, failing the test if it is not HTML.
@@ -97,19 +101,26 @@ func TestEveryPageHasTheFrame(t *testing.T) {
 				}
 
 				// comfort.js runs before the first paint: in <head>,
-				// neither deferred nor async, before the stylesheets.
+				// neither deferred, async nor a module, before the
+				// stylesheets. Every other script is an ES module.
 				head := first(doc, is("head"))
 				var order []string
 				for _, n := range all(head, func(n *html.Node) bool { return n.Data == "script" || n.Data == "link" }) {
 					src, _ := attr(n, "src")
 					href, _ := attr(n, "href")
 					order = append(order, src+href)
+					if n.Data != "script" {
+						continue
+					}
+					kind, _ := attr(n, "type")
+					_, deferred := attr(n, "defer")
+					_, async := attr(n, "async")
 					if src == "/static/comfort.js" {
-						_, deferred := attr(n, "defer")
-						_, async := attr(n, "async")
-						if deferred || async {
-							t.Errorf("comfort.js is deferred or async: the theme would flash")
+						if deferred || async || kind == "module" {
+							t.Errorf("comfort.js is deferred, async or a module: the theme would flash")
 						}
+					} else if kind != "module" || deferred || async {
+						t.Errorf("<script src=%q type=%q defer=%v async=%v>, want type=module alone (a module is deferred already)", src, kind, deferred, async)
 					}
 				}
 				if len(order) == 0 || order[0] != "/static/comfort.js" {
@@ -282,13 +293,14 @@ func TestViewFor(t *testing.T) {
 }
 
 // TestPageAssets checks that a page's own stylesheets and scripts are
-// in its head, after the shared ones, and that coursePage adds the
-// course's without touching the caller's list.
+// in its head, after the shared ones, its scripts as ES modules in the
+// order given, and that coursePage adds the course's stylesheets without
+// touching the caller's list.
 func TestPageAssets(t *testing.T) {
 	v := viewOf(en)
 	v.Styles = make([]string, 1, 4) // room to grow, which must not be used
 	v.Styles[0] = "/static/console.css"
-	v.Scripts = []string{"/static/wire.js", "/static/console.js"}
+	v.Scripts = []string{"/static/console.js", "/static/exercise.js"}
 	for _, tt := range []struct {
 		name string
 		page func(pageView) templ.Component
@@ -296,10 +308,10 @@ func TestPageAssets(t *testing.T) {
 	}{
 		{"page", func(v pageView) templ.Component { return page(v, "t") }, []string{
 			"script /static/comfort.js", "link /static/wirelab.css", "link /static/console.css",
-			"script /static/wire.js defer", "script /static/console.js defer"}},
+			"script type=module /static/console.js", "script type=module /static/exercise.js"}},
 		{"coursePage", func(v pageView) templ.Component { return coursePage(v, "t") }, []string{
 			"script /static/comfort.js", "link /static/wirelab.css", "link /static/highlight.css", "link /static/lesson.css",
-			"link /static/console.css", "script /static/wire.js defer", "script /static/console.js defer"}},
+			"link /static/console.css", "script type=module /static/console.js", "script type=module /static/exercise.js"}},
 	} {
 		var b strings.Builder
 		if err := tt.page(v).Render(context.Background(), &b); err != nil {
@@ -310,11 +322,13 @@ func TestPageAssets(t *testing.T) {
 		for _, n := range all(first(doc, is("head")), func(n *html.Node) bool { return n.Data == "script" || n.Data == "link" }) {
 			s := n.Data
 			for _, a := range n.Attr {
-				if a.Key == "src" || a.Key == "href" {
+				switch a.Key {
+				case "src", "href":
 					s += " " + a.Val
-				}
-				if a.Key == "defer" {
-					s += " defer"
+				case "type":
+					s += " type=" + a.Val
+				case "defer", "async":
+					s += " " + a.Key
 				}
 			}
 			got = append(got, s)
@@ -329,19 +343,48 @@ func TestPageAssets(t *testing.T) {
 }
 
 // TestComfortScript checks that the script every page loads is served,
-// as JavaScript.
+// and is the comfort script.
 func TestComfortScript(t *testing.T) {
 	h := New(tools.New(nil), &Options{})
 	w := get(h, "/static/comfort.js")
 	if w.Code != http.StatusOK {
 		t.Fatalf("GET /static/comfort.js = %d", w.Code)
 	}
-	if ct := w.Header().Get("Content-Type"); !strings.Contains(ct, "javascript") {
-		t.Errorf("comfort.js is served as %q", ct)
-	}
 	for _, s := range []string{"data-comfort", "localStorage", `getElementById("shortcuts")`, "showModal"} {
 		if !strings.Contains(w.Body.String(), s) {
 			t.Errorf("comfort.js lacks %s", s)
+		}
+	}
+}
+
+// javaScriptTypes are the MIME types the HTML standard counts as
+// JavaScript: a browser runs no module served under any other type (a
+// classic script it would run anyway), so a type from the system's
+// mime.types that is not one of these would silently break every page.
+var javaScriptTypes = []string{
+	"text/javascript", "application/javascript", "application/ecmascript", "application/x-ecmascript",
+	"application/x-javascript", "text/ecmascript", "text/javascript1.0", "text/javascript1.1",
+	"text/javascript1.2", "text/javascript1.3", "text/javascript1.4", "text/javascript1.5",
+	"text/jscript", "text/livescript", "text/x-ecmascript", "text/x-javascript",
+}
+
+// TestScriptsServedAsJavaScript checks that every script of static/ is
+// served, with a type a browser accepts for an ES module.
+func TestScriptsServedAsJavaScript(t *testing.T) {
+	h := New(tools.New(nil), &Options{})
+	names, err := fs.Glob(static.FS, "*.js")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no scripts in static/: %v", err)
+	}
+	for _, name := range names {
+		w := get(h, "/static/"+name)
+		if w.Code != http.StatusOK {
+			t.Errorf("GET /static/%s = %d", name, w.Code)
+			continue
+		}
+		ct := w.Header().Get("Content-Type")
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || !slices.Contains(javaScriptTypes, mt) {
+			t.Errorf("/static/%s is served as %q: a browser runs no module of that type", name, ct)
 		}
 	}
 }

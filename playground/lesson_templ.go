@@ -652,12 +652,13 @@ func lessonNotFound(v pageView, slug string) templ.Component {
 	})
 }
 
-// lessonView is v with the scripts that give every runnable frame its
-// Send button and its answer's views, when the lesson has frames. The append never writes into
+// lessonView is v with the script that gives every runnable frame its
+// Send button and its answer's views, when the lesson has frames:
+// static/frames.js, an entry module that imports the rest. The append never writes into
 // the caller's array: the slice it extends has no room to spare.
 func lessonView(v pageView, l *course.Lesson) pageView {
 	if len(l.Frames) > 0 {
-		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/wire.js", "/static/transcript.js", "/static/sequence.js", "/static/frames.js")
+		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/frames.js")
 	}
 	return v
 }

@@ -1,8 +1,10 @@
 // Comfort on every page: a theme (as the system, light or dark), large
 // text for a projector, and keyboard shortcuts.
 //
-// The page loads this file in <head>, without defer, so that the reader's
-// stored choices are on <html> before the first paint:
+// The page loads this file in <head>, as a classic script, neither
+// deferred nor a module (a module always waits for the document, and the
+// page would flash in the wrong theme), so that the reader's stored
+// choices are on <html> before the first paint:
 //
 //   data-theme="light" | "dark"   (absent: as the system)
 //   data-size="large"             (absent: normal text)
@@ -10,7 +12,9 @@
 // wirelab.css, lesson.css and highlight.css read those attributes. The
 // rest waits for the document. The words this file shows come from the
 // page (the buttons' data-label-* attributes, the <dialog id="shortcuts">),
-// so it has no language of its own.
+// so it has no language of its own. It shares nothing with the modules,
+// and, being a classic script, keeps its names inside one function, so
+// that none of them lands on window.
 (function () {
   "use strict";
 

@@ -4,515 +4,520 @@
 // raw and hex views. The page's data (targets, templates, strings) is in
 // <script type="application/json" id="console-data">, written by
 // playground/console.go.
-(function () {
-  "use strict";
+//
+// The console page's entry module: it imports the websocket (wire.js),
+// the rows (transcript.js) and the diagram (sequence.js). The exercise
+// panel, when there is one, learns the session's id from the
+// "wire-session" event this module sends on the document.
+import { WireSocket, WireKnown } from "./wire.js";
+import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes } from "./transcript.js";
+import * as sequence from "./sequence.js";
 
-  const data = JSON.parse(document.getElementById("console-data").textContent);
-  const T = data.text; // the page's strings, in its language
-  const $ = (id) => document.getElementById(id);
-  const el = {
-    target: $("target"), to: $("custom-to"), toRow: $("custom-row"), template: $("template"), composer: $("composer"),
-    check: $("check"), send: $("send"), restart: $("restart"), copyAs: $("copy-as"), copyOut: $("copy-out"),
-    rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
-    stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
-    share: $("share"), clear: $("clear"), status: $("status"),
-  };
-  const storeKey = "wirelab.console." + data.slug;
-  const watching = data.watch !== "";
-  const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
-  const transcript = new WireTranscript.Transcript(changed);
-  const known = new WireKnown(); // values templates may use
-  let selected = null; // the row shown in the detail pane
-  let view = "pretty";
-  let sendAnyway = false; // the learner saw the JSON warning and sends anyway
+const data = JSON.parse(document.getElementById("console-data").textContent);
+const T = data.text; // the page's strings, in its language
+const $ = (id) => document.getElementById(id);
+const el = {
+  target: $("target"), to: $("custom-to"), toRow: $("custom-row"), template: $("template"), composer: $("composer"),
+  check: $("check"), send: $("send"), restart: $("restart"), copyAs: $("copy-as"), copyOut: $("copy-out"),
+  rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
+  stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
+  share: $("share"), clear: $("clear"), status: $("status"),
+};
+const storeKey = "wirelab.console." + data.slug;
+const watching = data.watch !== "";
+const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
+const transcript = new Transcript(changed);
+const known = new WireKnown(); // values templates may use
+let selected = null; // the row shown in the detail pane
+let view = "pretty";
+let sendAnyway = false; // the learner saw the JSON warning and sends anyway
 
-  // ---- targets and templates
+// ---- targets and templates
 
-  function currentTarget() {
-    return el.target.value;
-  }
+function currentTarget() {
+  return el.target.value;
+}
 
-  function isCustom() {
-    return currentTarget().startsWith("custom-");
-  }
+function isCustom() {
+  return currentTarget().startsWith("custom-");
+}
 
-  // templateTarget is the target whose templates fit the current one: a
-  // custom server is offered the templates of the protocol's own.
-  function templateTarget() {
-    const t = currentTarget();
-    if (!t.startsWith("custom-")) return t;
-    const kind = t === "custom-stdio" ? /stdio/ : t === "custom-grpc" ? /grpc/ : /http|a2a/;
-    return data.targets.find((x) => kind.test(x)) || data.targets[0];
-  }
+// templateTarget is the target whose templates fit the current one: a
+// custom server is offered the templates of the protocol's own.
+function templateTarget() {
+  const t = currentTarget();
+  if (!t.startsWith("custom-")) return t;
+  const kind = t === "custom-stdio" ? /stdio/ : t === "custom-grpc" ? /grpc/ : /http|a2a/;
+  return data.targets.find((x) => kind.test(x)) || data.targets[0];
+}
 
-  function hostOf(target) {
-    if (target.startsWith("custom-")) {
-      try {
-        return new URL(el.to.value).host;
-      } catch (e) {
-        return el.to.value;
-      }
-    }
-    const base = data.bases[target] || "";
+function hostOf(target) {
+  if (target.startsWith("custom-")) {
     try {
-      return new URL(base).host;
+      return new URL(el.to.value).host;
     } catch (e) {
-      return base;
+      return el.to.value;
     }
   }
-
-  function fill(frame) {
-    return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())));
+  const base = data.bases[target] || "";
+  try {
+    return new URL(base).host;
+  } catch (e) {
+    return base;
   }
+}
 
-  function listTemplates() {
-    const t = templateTarget();
-    el.template.replaceChildren(new Option(T.pickTemplate, ""));
-    data.templates.forEach((tpl, i) => {
-      if (tpl.target === t) el.template.append(new Option(tpl.name, String(i)));
-    });
-    el.toRow.hidden = !isCustom();
-    // A stdio server restarts; a gRPC connection, kept between calls,
-    // is closed so that the next call dials and asks reflection again.
-    el.restart.hidden = !/stdio|grpc/.test(currentTarget());
-    el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
-    el.stderrPane.hidden = !/stdio/.test(currentTarget());
-  }
+function fill(frame) {
+  return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())));
+}
 
-  el.target.addEventListener("change", () => {
-    listTemplates();
-    save();
+function listTemplates() {
+  const t = templateTarget();
+  el.template.replaceChildren(new Option(T.pickTemplate, ""));
+  data.templates.forEach((tpl, i) => {
+    if (tpl.target === t) el.template.append(new Option(tpl.name, String(i)));
   });
-  el.to.addEventListener("change", save);
-  el.template.addEventListener("change", () => {
-    if (el.template.value === "") return;
-    el.composer.value = fill(data.templates[Number(el.template.value)].frame);
-    el.template.value = "";
-    checkFrame();
-    save();
-  });
+  el.toRow.hidden = !isCustom();
+  // A stdio server restarts; a gRPC connection, kept between calls,
+  // is closed so that the next call dials and asks reflection again.
+  el.restart.hidden = !/stdio|grpc/.test(currentTarget());
+  el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
+  el.stderrPane.hidden = !/stdio/.test(currentTarget());
+}
 
-  // ---- checking a frame before it goes
+el.target.addEventListener("change", () => {
+  listTemplates();
+  save();
+});
+el.to.addEventListener("change", save);
+el.template.addEventListener("change", () => {
+  if (el.template.value === "") return;
+  el.composer.value = fill(data.templates[Number(el.template.value)].frame);
+  el.template.value = "";
+  checkFrame();
+  save();
+});
 
-  // problem says what is wrong with the frame for its target, or "".
-  function problem(frame) {
-    const t = templateTarget();
-    if (frame.includes("{{session}}")) return T.needSession;
-    if (frame.includes("{{task}}")) return T.needTask;
-    if (/stdio/.test(t)) {
-      const lines = frame.split("\n").filter((l) => l.trim() !== "");
-      if (lines.length === 0) return T.empty;
-      for (let i = 0; i < lines.length; i++) {
-        const e = jsonError(lines[i]);
-        if (e) return T.lineNotJSON.replace("%d", i + 1) + ": " + e;
-      }
-      return "";
-    }
-    if (t === "grpc") {
-      const call = grpcFrame(frame);
-      if (!/^\/?[\w.]+\/\w+$/.test(call.method)) return T.grpcMethod;
-      const e = call.body === "" ? "" : jsonError(call.body);
-      return e ? T.bodyNotJSON + ": " + e : "";
-    }
-    const { head, body } = WireTranscript.splitHTTP(frame);
-    if (!/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(head.split("\n")[0].trim())) return T.requestLine;
-    if (/^content-type:\s*application\/json/im.test(head) && body.trim() !== "") {
-      const e = jsonError(body.trim());
-      if (e) return T.bodyNotJSON + ": " + e;
+// ---- checking a frame before it goes
+
+// problem says what is wrong with the frame for its target, or "".
+function problem(frame) {
+  const t = templateTarget();
+  if (frame.includes("{{session}}")) return T.needSession;
+  if (frame.includes("{{task}}")) return T.needTask;
+  if (/stdio/.test(t)) {
+    const lines = frame.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length === 0) return T.empty;
+    for (let i = 0; i < lines.length; i++) {
+      const e = jsonError(lines[i]);
+      if (e) return T.lineNotJSON.replace("%d", i + 1) + ": " + e;
     }
     return "";
   }
+  if (t === "grpc") {
+    const call = grpcFrame(frame);
+    if (!/^\/?[\w.]+\/\w+$/.test(call.method)) return T.grpcMethod;
+    const e = call.body === "" ? "" : jsonError(call.body);
+    return e ? T.bodyNotJSON + ": " + e : "";
+  }
+  const { head, body } = splitHTTP(frame);
+  if (!/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(head.split("\n")[0].trim())) return T.requestLine;
+  if (/^content-type:\s*application\/json/im.test(head) && body.trim() !== "") {
+    const e = jsonError(body.trim());
+    if (e) return T.bodyNotJSON + ": " + e;
+  }
+  return "";
+}
 
-  // grpcFrame reads a gRPC frame as the playground does: the method, then
-  // header lines (metadata, and grpc-timeout), then the JSON.
-  function grpcFrame(frame) {
-    const lines = frame.trim().split("\n");
-    const call = { method: lines[0].trim(), headers: [], body: "" };
-    let i = 1;
-    for (; i < lines.length; i++) {
-      const m = /^([^\s:{"]+):\s*(.*)$/.exec(lines[i]);
-      if (!m) break;
-      call.headers.push([m[1].toLowerCase(), m[2].trim()]);
+// grpcFrame reads a gRPC frame as the playground does: the method, then
+// header lines (metadata, and grpc-timeout), then the JSON.
+function grpcFrame(frame) {
+  const lines = frame.trim().split("\n");
+  const call = { method: lines[0].trim(), headers: [], body: "" };
+  let i = 1;
+  for (; i < lines.length; i++) {
+    const m = /^([^\s:{"]+):\s*(.*)$/.exec(lines[i]);
+    if (!m) break;
+    call.headers.push([m[1].toLowerCase(), m[2].trim()]);
+  }
+  call.body = lines.slice(i).join("\n").trim();
+  return call;
+}
+
+function jsonError(text) {
+  try {
+    JSON.parse(text);
+    return "";
+  } catch (e) {
+    return e.message;
+  }
+}
+
+function checkFrame() {
+  const p = problem(el.composer.value);
+  sendAnyway = false;
+  el.check.textContent = p ? "⚠ " + p : T.looksRight;
+  el.check.className = p ? "check bad" : "check ok";
+  el.send.textContent = T.send;
+  renderCopy();
+  return p;
+}
+el.composer.addEventListener("input", () => {
+  checkFrame();
+  saveSoon();
+});
+
+// ---- sending
+
+function send() {
+  if (watching) return;
+  const frame = el.composer.value;
+  const armed = sendAnyway; // checkFrame disarms it
+  const p = checkFrame();
+  // A wrong frame is worth sending on purpose: the server's answer to
+  // it is a lesson too. The first press warns, the second sends.
+  if (p && !armed) {
+    sendAnyway = true;
+    el.send.textContent = T.sendAnyway;
+    return;
+  }
+  const msg = { op: "send", target: currentTarget(), frame: frame };
+  if (isCustom()) msg.to = el.to.value.trim();
+  wire.send(msg);
+  sendAnyway = false;
+  el.send.textContent = T.send;
+}
+el.send.addEventListener("click", send);
+el.composer.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    send();
+  }
+});
+el.restart.addEventListener("click", () => {
+  const msg = { op: "restart", target: currentTarget() };
+  if (isCustom()) msg.to = el.to.value.trim();
+  wire.send(msg);
+});
+
+// ---- what comes back
+
+wire.listen((msg) => {
+  if (msg.op === "hello") {
+    el.status.textContent = watching ? T.watchingSession.replace("%s", msg.session) : T.connected;
+    if (!watching && msg.session) {
+      const url = location.origin + location.pathname + "?watch=" + encodeURIComponent(msg.session);
+      el.share.href = url;
+      el.share.textContent = url;
     }
-    call.body = lines.slice(i).join("\n").trim();
-    return call;
+    // The exercise panel, when there is one, checks this session.
+    if (!watching) document.dispatchEvent(new CustomEvent("wire-session", { detail: msg.session || "" }));
+    return;
   }
+  if (msg.op === "closed") {
+    el.status.textContent = T.closed;
+    return;
+  }
+  known.learn(msg);
+  transcript.event(msg);
+});
 
-  function jsonError(text) {
-    try {
-      JSON.parse(text);
-      return "";
-    } catch (e) {
-      return e.message;
-    }
-  }
+// ---- the transcript
 
-  function checkFrame() {
-    const p = problem(el.composer.value);
-    sendAnyway = false;
-    el.check.textContent = p ? "⚠ " + p : T.looksRight;
-    el.check.className = p ? "check bad" : "check ok";
-    el.send.textContent = T.send;
-    renderCopy();
-    return p;
-  }
-  el.composer.addEventListener("input", () => {
-    checkFrame();
-    saveSoon();
+function fmtTime(at) {
+  if (!at) return "";
+  const d = new Date(atMillis(at));
+  const frac = /\.(\d{1,6})/.exec(at);
+  return d.toTimeString().slice(0, 8) + (frac ? "." + frac[1].padEnd(6, "0").slice(0, 6) : "");
+}
+
+function rowElement(r) {
+  const tr = document.createElement("tr");
+  tr.className = "row row-" + r.dir + (r.old ? " row-old" : "") + (r.ask ? " row-ask" : "") + (r.kind === "refused" ? " row-refused" : "");
+  tr.dataset.n = r.n;
+  tr.dataset.dir = r.dir;
+  const cells = [
+    String(r.n),
+    fmtTime(r.at),
+    { out: "→", in: "←", note: "·" }[r.dir] || r.dir,
+    // A custom target's "to" may be a long command line: the row shows
+    // it short, the whole of it in the cell's tooltip.
+    r.to ? r.target + " " + shortTo(r.target, r.to) : r.target,
+    r.summary || r.kind,
+    r.size ? r.size + " B" : "",
+    r.latency !== undefined && r.latency !== null ? r.latency.toFixed(1) + " ms" : "",
+  ];
+  const classes = ["n", "at", "dir", "target", "summary", "size", "latency"];
+  cells.forEach((c, i) => {
+    const td = document.createElement("td");
+    td.className = classes[i];
+    td.textContent = c;
+    tr.append(td);
   });
-
-  // ---- sending
-
-  function send() {
-    if (watching) return;
-    const frame = el.composer.value;
-    const armed = sendAnyway; // checkFrame disarms it
-    const p = checkFrame();
-    // A wrong frame is worth sending on purpose: the server's answer to
-    // it is a lesson too. The first press warns, the second sends.
-    if (p && !armed) {
-      sendAnyway = true;
-      el.send.textContent = T.sendAnyway;
-      return;
-    }
-    const msg = { op: "send", target: currentTarget(), frame: frame };
-    if (isCustom()) msg.to = el.to.value.trim();
-    wire.send(msg);
-    sendAnyway = false;
-    el.send.textContent = T.send;
+  if (r.to) tr.querySelector(".target").title = r.to;
+  if (r.notes && r.notes.length > 0) {
+    // What the playground changed in the request, said beside it.
+    const fixed = document.createElement("span");
+    fixed.className = "fixed";
+    fixed.textContent = T.fixed;
+    fixed.title = r.notes.join("\n");
+    tr.querySelector(".summary").append(" ", fixed);
   }
-  el.send.addEventListener("click", send);
-  el.composer.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      send();
-    }
-  });
-  el.restart.addEventListener("click", () => {
-    const msg = { op: "restart", target: currentTarget() };
-    if (isCustom()) msg.to = el.to.value.trim();
-    wire.send(msg);
-  });
-
-  // ---- what comes back
-
-  wire.listen((msg) => {
-    if (msg.op === "hello") {
-      el.status.textContent = watching ? T.watchingSession.replace("%s", msg.session) : T.connected;
-      if (!watching && msg.session) {
-        const url = location.origin + location.pathname + "?watch=" + encodeURIComponent(msg.session);
-        el.share.href = url;
-        el.share.textContent = url;
-      }
-      // The exercise panel, when there is one, checks this session.
-      if (!watching) document.dispatchEvent(new CustomEvent("wire-session", { detail: msg.session || "" }));
-      return;
-    }
-    if (msg.op === "closed") {
-      el.status.textContent = T.closed;
-      return;
-    }
-    known.learn(msg);
-    transcript.event(msg);
-  });
-
-  // ---- the transcript
-
-  function fmtTime(at) {
-    if (!at) return "";
-    const d = new Date(WireTranscript.atMillis(at));
-    const frac = /\.(\d{1,6})/.exec(at);
-    return d.toTimeString().slice(0, 8) + (frac ? "." + frac[1].padEnd(6, "0").slice(0, 6) : "");
-  }
-
-  function rowElement(r) {
-    const tr = document.createElement("tr");
-    tr.className = "row row-" + r.dir + (r.old ? " row-old" : "") + (r.ask ? " row-ask" : "") + (r.kind === "refused" ? " row-refused" : "");
-    tr.dataset.n = r.n;
-    tr.dataset.dir = r.dir;
-    const cells = [
-      String(r.n),
-      fmtTime(r.at),
-      { out: "→", in: "←", note: "·" }[r.dir] || r.dir,
-      // A custom target's "to" may be a long command line: the row shows
-      // it short, the whole of it in the cell's tooltip.
-      r.to ? r.target + " " + WireTranscript.shortTo(r.target, r.to) : r.target,
-      r.summary || r.kind,
-      r.size ? r.size + " B" : "",
-      r.latency !== undefined && r.latency !== null ? r.latency.toFixed(1) + " ms" : "",
-    ];
-    const classes = ["n", "at", "dir", "target", "summary", "size", "latency"];
-    cells.forEach((c, i) => {
-      const td = document.createElement("td");
-      td.className = classes[i];
-      td.textContent = c;
-      tr.append(td);
+  // Once the learner has answered the server's request, the request
+  // offers no Answer any more.
+  if (r.ask && !r.answered && !watching && !r.old) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "answer";
+    b.textContent = T.answer;
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      answer(r);
     });
-    if (r.to) tr.querySelector(".target").title = r.to;
-    if (r.notes && r.notes.length > 0) {
-      // What the playground changed in the request, said beside it.
-      const fixed = document.createElement("span");
-      fixed.className = "fixed";
-      fixed.textContent = T.fixed;
-      fixed.title = r.notes.join("\n");
-      tr.querySelector(".summary").append(" ", fixed);
-    }
-    // Once the learner has answered the server's request, the request
-    // offers no Answer any more.
-    if (r.ask && !r.answered && !watching && !r.old) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "answer";
-      b.textContent = T.answer;
-      b.addEventListener("click", (e) => {
-        e.stopPropagation();
-        answer(r);
-      });
-      tr.querySelector(".summary").append(" ", b);
-    }
-    tr.addEventListener("click", () => select(r));
-    return tr;
+    tr.querySelector(".summary").append(" ", b);
   }
+  tr.addEventListener("click", () => select(r));
+  return tr;
+}
 
-  function changed(what, r) {
-    if (what === "clear") {
-      el.rows.replaceChildren();
-      el.stderr.textContent = "";
-      select(null);
-    } else if (what === "row") {
-      el.rows.append(rowElement(r));
-      el.rows.lastChild.scrollIntoView({ block: "nearest" });
-    } else if (what === "update") {
-      const old = el.rows.querySelector(`tr[data-n="${r.n}"]`);
-      if (old) old.replaceWith(rowElement(r));
-      if (selected === r) select(r);
-    } else if (what === "stderr") {
-      el.stderr.textContent += r.text;
-      el.stderr.scrollTop = el.stderr.scrollHeight;
-    }
-    if (what !== "stderr") drawSoon();
-    saveSoon();
+function changed(what, r) {
+  if (what === "clear") {
+    el.rows.replaceChildren();
+    el.stderr.textContent = "";
+    select(null);
+  } else if (what === "row") {
+    el.rows.append(rowElement(r));
+    el.rows.lastChild.scrollIntoView({ block: "nearest" });
+  } else if (what === "update") {
+    const old = el.rows.querySelector(`tr[data-n="${r.n}"]`);
+    if (old) old.replaceWith(rowElement(r));
+    if (selected === r) select(r);
+  } else if (what === "stderr") {
+    el.stderr.textContent += r.text;
+    el.stderr.scrollTop = el.stderr.scrollHeight;
   }
+  if (what !== "stderr") drawSoon();
+  saveSoon();
+}
 
-  function select(r) {
-    selected = r;
-    el.detail.hidden = r === null;
-    for (const tr of el.rows.querySelectorAll("tr.selected")) tr.classList.remove("selected");
-    if (r === null) return;
-    const tr = el.rows.querySelector(`tr[data-n="${r.n}"]`);
-    if (tr) tr.classList.add("selected");
-    // A gRPC call's bytes come with its capture: until then (or if it
-    // never came) its row has none to show raw or in hex.
-    el.detailBody.textContent = view !== "pretty" && !WireTranscript.hasBytes(r) ? T.noBytes : WireTranscript[view](r);
-  }
+function select(r) {
+  selected = r;
+  el.detail.hidden = r === null;
+  for (const tr of el.rows.querySelectorAll("tr.selected")) tr.classList.remove("selected");
+  if (r === null) return;
+  const tr = el.rows.querySelector(`tr[data-n="${r.n}"]`);
+  if (tr) tr.classList.add("selected");
+  // A gRPC call's bytes come with its capture: until then (or if it
+  // never came) its row has none to show raw or in hex.
+  el.detailBody.textContent = view !== "pretty" && !hasBytes(r) ? T.noBytes : views[view](r);
+}
 
-  for (const tab of el.views) {
-    tab.addEventListener("click", () => {
-      view = tab.dataset.view;
-      for (const t of el.views) t.setAttribute("aria-selected", String(t === tab));
-      if (selected) select(selected);
-    });
-  }
-
-  // answer puts a response to the server's request in the composer, for
-  // the learner to read, change and send.
-  function answer(r) {
-    const text = r.kind === "sse" ? r.sseData : r.kind === "http" ? WireTranscript.splitHTTP(r.text).body : r.text;
-    const req = WireTranscript.parseJSON(text);
-    if (!req) return;
-    let result = {};
-    if (req.method === "elicitation/create") {
-      const content = {};
-      const props = (req.params && req.params.requestedSchema && req.params.requestedSchema.properties) || {};
-      for (const [k, s] of Object.entries(props)) {
-        content[k] = s.type === "boolean" ? true : s.type === "number" || s.type === "integer" ? 0 : "";
-      }
-      result = { action: "accept", content: content };
-    } else if (req.method === "roots/list") {
-      result = { roots: [] };
-    } else if (req.method === "sampling/createMessage") {
-      result = { role: "assistant", content: { type: "text", text: "written by hand" }, model: "by-hand" };
-    }
-    const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: result });
-    if (/stdio/.test(templateTarget())) {
-      el.composer.value = body;
-    } else {
-      const session = known.session ? "Mcp-Session-Id: " + known.session + "\nMCP-Protocol-Version: 2025-11-25\n" : "";
-      el.composer.value = "POST /mcp HTTP/1.1\nHost: " + hostOf(currentTarget()) + "\nAccept: application/json, text/event-stream\nContent-Type: application/json\n" + session + "\n" + body;
-    }
-    checkFrame();
-    el.composer.focus();
-  }
-
-  // ---- copy as a command to run in a terminal
-
-  function shellQuote(s) {
-    return "'" + s.replace(/'/g, "'\\''") + "'";
-  }
-
-  function copyCommand(kind) {
-    const frame = el.composer.value;
-    const t = templateTarget();
-    if (kind === "printf") {
-      const lines = frame.split("\n").filter((l) => l.trim() !== "");
-      const cmd = isCustom() ? el.to.value.trim() : data.commands[t] || "wirelab server stdio";
-      return "printf '%s\\n' " + lines.map(shellQuote).join(" ") + " | " + cmd;
-    }
-    if (kind === "grpcurl") {
-      const call = grpcFrame(frame);
-      const addr = isCustom() ? el.to.value.trim() : data.bases[t] || "";
-      const parts = ["grpcurl -plaintext"];
-      for (const [name, value] of call.headers) {
-        const timeout = /^(\d+)([HMSmun])$/.exec(value);
-        if (name === "grpc-timeout" && timeout) {
-          const seconds = { H: 3600, M: 60, S: 1, m: 1e-3, u: 1e-6, n: 1e-9 }[timeout[2]] * Number(timeout[1]);
-          parts.push("-max-time " + seconds);
-        } else parts.push("-H " + shellQuote(name + ": " + value));
-      }
-      if (call.body) parts.push("-d " + shellQuote(call.body));
-      parts.push(addr, call.method.replace(/^\//, ""));
-      return parts.join(" ");
-    }
-    // curl: the request line and headers as flags; curl adds Host and
-    // Content-Length itself.
-    const { head, body } = WireTranscript.splitHTTP(frame);
-    const lines = head.split("\n");
-    const [method, path] = lines[0].trim().split(/\s+/);
-    let origin = "";
-    try {
-      origin = new URL(isCustom() ? el.to.value.trim() : data.bases[t]).origin;
-    } catch (e) {
-      origin = "http://" + hostOf(currentTarget());
-    }
-    const parts = ["curl -i"];
-    if (method !== "GET" || body.trim() !== "") parts.push("-X " + method);
-    parts.push(shellQuote(origin + path));
-    for (const h of lines.slice(1)) {
-      if (/^(host|content-length):/i.test(h) || h.trim() === "") continue;
-      parts.push("-H " + shellQuote(h.trim()));
-    }
-    if (body.trim() !== "") parts.push("--data-raw " + shellQuote(body.trim()));
-    return parts.join(" \\\n  ");
-  }
-
-  function copyKinds() {
-    const t = templateTarget();
-    if (/stdio/.test(t)) return ["printf"];
-    if (t === "grpc") return ["grpcurl"];
-    return ["curl"];
-  }
-
-  function renderCopy() {
-    el.copyOut.textContent = el.composer.value.trim() === "" ? "" : copyCommand(copyKinds()[0]);
-    el.copyAs.textContent = T.copyAs.replace("%s", copyKinds()[0]);
-  }
-  el.copyAs.addEventListener("click", () => {
-    renderCopy();
-    if (navigator.clipboard) navigator.clipboard.writeText(el.copyOut.textContent).catch(() => {});
+for (const tab of el.views) {
+  tab.addEventListener("click", () => {
+    view = tab.dataset.view;
+    for (const t of el.views) t.setAttribute("aria-selected", String(t === tab));
+    if (selected) select(selected);
   });
+}
 
-  // ---- the sequence diagram
-
-  let drawTimer = 0;
-  function drawSoon() {
-    if (drawTimer) return;
-    drawTimer = setTimeout(() => {
-      drawTimer = 0;
-      el.diagram.innerHTML = WireSequence.svg(transcript.rows.filter((r) => !r.old), { you: T.you });
-    }, 100);
-  }
-
-  function download(name, type, text) {
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: type }));
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  }
-  el.exportSVG.addEventListener("click", () => {
-    download("wirelab-" + data.slug + ".svg", "image/svg+xml", WireSequence.svg(transcript.rows.filter((r) => !r.old), { color: "#1b1f24", background: "#ffffff", you: T.you }));
-  });
-  el.exportMermaid.addEventListener("click", () => {
-    el.mermaidOut.hidden = false;
-    el.mermaidOut.value = WireSequence.mermaid(transcript.rows.filter((r) => !r.old), { you: T.you });
-    el.mermaidOut.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(el.mermaidOut.value).catch(() => {});
-  });
-
-  // ---- history across reloads
-
-  const keep = 300; // rows kept: enough to scroll back through a lesson
-  const keepBytes = 65536; // of one row's raw bytes or frames, beyond which they are not kept
-  let saveTimer = 0;
-  function saveSoon() {
-    if (saveTimer || watching) return;
-    saveTimer = setTimeout(() => {
-      saveTimer = 0;
-      save();
-    }, 300);
-  }
-
-  function save() {
-    if (watching) return;
-    const big = (frames) => frames.reduce((n, f) => n + (f.bytes || "").length, 0) > keepBytes;
-    const rows = transcript.rows.slice(-keep).map((r) => Object.assign({}, r, {
-      raw: r.raw && r.raw.length > keepBytes ? "" : r.raw,
-      frames: r.frames && big(r.frames) ? [] : r.frames,
-    }));
-    try {
-      localStorage.setItem(storeKey, JSON.stringify({ target: currentTarget(), to: el.to.value, composer: el.composer.value, rows: rows, stderr: el.stderr.textContent.slice(-16384) }));
-    } catch (e) {
-      // Storage full or off: the console works without history.
+// answer puts a response to the server's request in the composer, for
+// the learner to read, change and send.
+function answer(r) {
+  const text = r.kind === "sse" ? r.sseData : r.kind === "http" ? splitHTTP(r.text).body : r.text;
+  const req = parseJSON(text);
+  if (!req) return;
+  let result = {};
+  if (req.method === "elicitation/create") {
+    const content = {};
+    const props = (req.params && req.params.requestedSchema && req.params.requestedSchema.properties) || {};
+    for (const [k, s] of Object.entries(props)) {
+      content[k] = s.type === "boolean" ? true : s.type === "number" || s.type === "integer" ? 0 : "";
     }
+    result = { action: "accept", content: content };
+  } else if (req.method === "roots/list") {
+    result = { roots: [] };
+  } else if (req.method === "sampling/createMessage") {
+    result = { role: "assistant", content: { type: "text", text: "written by hand" }, model: "by-hand" };
   }
-
-  function load() {
-    let saved = null;
-    try {
-      saved = JSON.parse(localStorage.getItem(storeKey) || "null");
-    } catch (e) {
-      saved = null;
-    }
-    if (!saved || watching) return false;
-    if ([...el.target.options].some((o) => o.value === saved.target)) el.target.value = saved.target;
-    el.to.value = saved.to || "";
-    el.composer.value = saved.composer || "";
-    if (saved.rows && saved.rows.length > 0) {
-      transcript.restore(saved.rows);
-      const note = document.createElement("tr");
-      note.className = "row row-note row-break";
-      const td = document.createElement("td");
-      td.colSpan = 7;
-      td.textContent = T.earlier;
-      note.append(td);
-      el.rows.append(note);
-    }
-    el.stderr.textContent = saved.stderr || "";
-    return true;
-  }
-
-  el.clear.addEventListener("click", () => {
-    transcript.clear();
-    try {
-      localStorage.removeItem(storeKey);
-    } catch (e) {}
-    save();
-  });
-
-  // ---- start
-
-  load();
-  listTemplates();
-  if (el.composer.value === "" && !watching) {
-    const first = data.templates.findIndex((t) => t.target === templateTarget());
-    if (first >= 0) el.composer.value = fill(data.templates[first].frame);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: result });
+  if (/stdio/.test(templateTarget())) {
+    el.composer.value = body;
+  } else {
+    const session = known.session ? "Mcp-Session-Id: " + known.session + "\nMCP-Protocol-Version: 2025-11-25\n" : "";
+    el.composer.value = "POST /mcp HTTP/1.1\nHost: " + hostOf(currentTarget()) + "\nAccept: application/json, text/event-stream\nContent-Type: application/json\n" + session + "\n" + body;
   }
   checkFrame();
-  drawSoon();
-  if (watching) {
-    for (const e of [el.send, el.restart, el.composer, el.template, el.target]) e.disabled = true;
+  el.composer.focus();
+}
+
+// ---- copy as a command to run in a terminal
+
+function shellQuote(s) {
+  return "'" + s.replace(/'/g, "'\\''") + "'";
+}
+
+function copyCommand(kind) {
+  const frame = el.composer.value;
+  const t = templateTarget();
+  if (kind === "printf") {
+    const lines = frame.split("\n").filter((l) => l.trim() !== "");
+    const cmd = isCustom() ? el.to.value.trim() : data.commands[t] || "wirelab server stdio";
+    return "printf '%s\\n' " + lines.map(shellQuote).join(" ") + " | " + cmd;
   }
-  wire.connect();
-})();
+  if (kind === "grpcurl") {
+    const call = grpcFrame(frame);
+    const addr = isCustom() ? el.to.value.trim() : data.bases[t] || "";
+    const parts = ["grpcurl -plaintext"];
+    for (const [name, value] of call.headers) {
+      const timeout = /^(\d+)([HMSmun])$/.exec(value);
+      if (name === "grpc-timeout" && timeout) {
+        const seconds = { H: 3600, M: 60, S: 1, m: 1e-3, u: 1e-6, n: 1e-9 }[timeout[2]] * Number(timeout[1]);
+        parts.push("-max-time " + seconds);
+      } else parts.push("-H " + shellQuote(name + ": " + value));
+    }
+    if (call.body) parts.push("-d " + shellQuote(call.body));
+    parts.push(addr, call.method.replace(/^\//, ""));
+    return parts.join(" ");
+  }
+  // curl: the request line and headers as flags; curl adds Host and
+  // Content-Length itself.
+  const { head, body } = splitHTTP(frame);
+  const lines = head.split("\n");
+  const [method, path] = lines[0].trim().split(/\s+/);
+  let origin = "";
+  try {
+    origin = new URL(isCustom() ? el.to.value.trim() : data.bases[t]).origin;
+  } catch (e) {
+    origin = "http://" + hostOf(currentTarget());
+  }
+  const parts = ["curl -i"];
+  if (method !== "GET" || body.trim() !== "") parts.push("-X " + method);
+  parts.push(shellQuote(origin + path));
+  for (const h of lines.slice(1)) {
+    if (/^(host|content-length):/i.test(h) || h.trim() === "") continue;
+    parts.push("-H " + shellQuote(h.trim()));
+  }
+  if (body.trim() !== "") parts.push("--data-raw " + shellQuote(body.trim()));
+  return parts.join(" \\\n  ");
+}
+
+function copyKinds() {
+  const t = templateTarget();
+  if (/stdio/.test(t)) return ["printf"];
+  if (t === "grpc") return ["grpcurl"];
+  return ["curl"];
+}
+
+function renderCopy() {
+  el.copyOut.textContent = el.composer.value.trim() === "" ? "" : copyCommand(copyKinds()[0]);
+  el.copyAs.textContent = T.copyAs.replace("%s", copyKinds()[0]);
+}
+el.copyAs.addEventListener("click", () => {
+  renderCopy();
+  if (navigator.clipboard) navigator.clipboard.writeText(el.copyOut.textContent).catch(() => {});
+});
+
+// ---- the sequence diagram
+
+let drawTimer = 0;
+function drawSoon() {
+  if (drawTimer) return;
+  drawTimer = setTimeout(() => {
+    drawTimer = 0;
+    el.diagram.innerHTML = sequence.svg(transcript.rows.filter((r) => !r.old), { you: T.you });
+  }, 100);
+}
+
+function download(name, type, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: type }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+el.exportSVG.addEventListener("click", () => {
+  download("wirelab-" + data.slug + ".svg", "image/svg+xml", sequence.svg(transcript.rows.filter((r) => !r.old), { color: "#1b1f24", background: "#ffffff", you: T.you }));
+});
+el.exportMermaid.addEventListener("click", () => {
+  el.mermaidOut.hidden = false;
+  el.mermaidOut.value = sequence.mermaid(transcript.rows.filter((r) => !r.old), { you: T.you });
+  el.mermaidOut.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(el.mermaidOut.value).catch(() => {});
+});
+
+// ---- history across reloads
+
+const keep = 300; // rows kept: enough to scroll back through a lesson
+const keepBytes = 65536; // of one row's raw bytes or frames, beyond which they are not kept
+let saveTimer = 0;
+function saveSoon() {
+  if (saveTimer || watching) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = 0;
+    save();
+  }, 300);
+}
+
+function save() {
+  if (watching) return;
+  const big = (frames) => frames.reduce((n, f) => n + (f.bytes || "").length, 0) > keepBytes;
+  const rows = transcript.rows.slice(-keep).map((r) => Object.assign({}, r, {
+    raw: r.raw && r.raw.length > keepBytes ? "" : r.raw,
+    frames: r.frames && big(r.frames) ? [] : r.frames,
+  }));
+  try {
+    localStorage.setItem(storeKey, JSON.stringify({ target: currentTarget(), to: el.to.value, composer: el.composer.value, rows: rows, stderr: el.stderr.textContent.slice(-16384) }));
+  } catch (e) {
+    // Storage full or off: the console works without history.
+  }
+}
+
+function load() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+  } catch (e) {
+    saved = null;
+  }
+  if (!saved || watching) return false;
+  if ([...el.target.options].some((o) => o.value === saved.target)) el.target.value = saved.target;
+  el.to.value = saved.to || "";
+  el.composer.value = saved.composer || "";
+  if (saved.rows && saved.rows.length > 0) {
+    transcript.restore(saved.rows);
+    const note = document.createElement("tr");
+    note.className = "row row-note row-break";
+    const td = document.createElement("td");
+    td.colSpan = 7;
+    td.textContent = T.earlier;
+    note.append(td);
+    el.rows.append(note);
+  }
+  el.stderr.textContent = saved.stderr || "";
+  return true;
+}
+
+el.clear.addEventListener("click", () => {
+  transcript.clear();
+  try {
+    localStorage.removeItem(storeKey);
+  } catch (e) {}
+  save();
+});
+
+// ---- start
+
+load();
+listTemplates();
+if (el.composer.value === "" && !watching) {
+  const first = data.templates.findIndex((t) => t.target === templateTarget());
+  if (first >= 0) el.composer.value = fill(data.templates[first].frame);
+}
+checkFrame();
+drawSoon();
+if (watching) {
+  for (const e of [el.send, el.restart, el.composer, el.template, el.target]) e.disabled = true;
+}
+wire.connect();

@@ -1,5 +1,12 @@
 // A console's transcript: the playground's events (playground/wire/doc.go)
-// made into rows a learner reads, one per message on the wire.
+// made into rows a learner reads, one per message on the wire, and the
+// views of a row. An ES module: the consoles (console.js), a lesson's
+// frames (frames.js) and the sequence diagram (sequence.js) import it.
+//
+//   import { Transcript, views } from "./transcript.js";
+//   const transcript = new Transcript((what, row) => ...); // "row", "update", "stderr", "clear"
+//   wire.listen((msg) => transcript.event(msg));
+//   views.hex(transcript.rows[0]);
 //
 // A row is a plain object, so that it can be kept in localStorage:
 //
@@ -20,482 +27,476 @@
 //     frames both ways; the request's row gets the client's frames then;
 //   - the playground's refusals and fixes, as notes.
 // stderr of a child is not a row: it goes to its own pane.
-(function () {
-  "use strict";
+// atMillis turns the playground's RFC 3339 time, which has nanoseconds,
+// into milliseconds with the fraction kept (Date.parse keeps only ms).
+export function atMillis(at) {
+  const m = /^(.*T\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at || "");
+  if (!m) return Date.parse(at) || 0;
+  return Date.parse(m[1] + m[3]) + (m[2] ? parseFloat(m[2]) * 1000 : 0);
+}
 
-  // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
-  // into milliseconds with the fraction kept (Date.parse keeps only ms).
-  function atMillis(at) {
-    const m = /^(.*T\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at || "");
-    if (!m) return Date.parse(at) || 0;
-    return Date.parse(m[1] + m[3]) + (m[2] ? parseFloat(m[2]) * 1000 : 0);
+export function parseJSON(text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return undefined;
   }
+}
 
-  function parseJSON(text) {
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      return undefined;
+// describe names a JSON message: a JSON-RPC request, notification,
+// result or error, or a stdio tool call and its answer.
+function describe(msg) {
+  if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return { summary: "", rpc: "" };
+  const rpc = msg.id === undefined || msg.id === null ? "" : JSON.stringify(msg.id);
+  const idText = rpc ? " (id " + rpc + ")" : "";
+  if (typeof msg.method === "string") return { summary: msg.method + idText, rpc: rpc, request: rpc !== "" };
+  if (typeof msg.name === "string") return { summary: msg.name + idText, rpc: rpc, request: rpc !== "" };
+  if (msg.error) {
+    const code = msg.error.code !== undefined ? msg.error.code : "";
+    return { summary: "error " + code + idText, rpc: rpc };
+  }
+  if (msg.result !== undefined) {
+    const a2a = carries(msg.result);
+    if (a2a) return { summary: a2a + idText, rpc: rpc };
+    const bad = msg.result && msg.result.isError ? " isError" : "";
+    return { summary: "result" + bad + idText, rpc: rpc };
+  }
+  return { summary: "", rpc: rpc };
+}
+
+// carries says what an A2A result carries, in the revision's own words,
+// or "" for a result that is not A2A's. A 1.0 result names it with one
+// member (statusUpdate, artifactUpdate, task, message); a 0.3 result
+// with "kind" (status-update, artifact-update, task, message); GetTask
+// and CancelTask answer a task itself in both.
+function carries(r) {
+  if (r === null || typeof r !== "object") return "";
+  const isTask = (t) => t && typeof t === "object" && typeof t.id === "string" && t.status && typeof t.status.state === "string";
+  const task = (t) => "task " + t.id + " " + t.status.state + said(t.status);
+  const status = (u) => (u.status && typeof u.status.state === "string" ? u.status.state + said(u.status) : "");
+  const artifact = (u) => (u.artifact ? JSON.stringify(u.artifact.name || u.artifact.artifactId || "") : "") + (u.lastChunk ? " lastChunk" : "");
+  if (r.statusUpdate) return "statusUpdate " + status(r.statusUpdate);
+  if (r.artifactUpdate) return "artifactUpdate " + artifact(r.artifactUpdate);
+  if (isTask(r.task)) return task(r.task);
+  if (isMessage(r.message)) return "message " + message(r.message);
+  switch (r.kind) {
+    case "status-update":
+      return "status-update " + status(r) + (r.final ? " final" : "");
+    case "artifact-update":
+      return "artifact-update " + artifact(r);
+    case "task":
+      return isTask(r) ? task(r) : "";
+    case "message":
+      return isMessage(r) ? "message " + message(r) : "";
+  }
+  return isTask(r) ? task(r) : "";
+}
+
+function isMessage(m) {
+  return m && typeof m === "object" && typeof m.role === "string" && Array.isArray(m.parts);
+}
+
+// message is an A2A message's role and the start of its first text.
+function message(m) {
+  const text = firstText(m.parts);
+  return m.role + (text ? ": " + text : "");
+}
+
+// said is the start of the text of a status's message, if it has one.
+function said(status) {
+  const text = status && isMessage(status.message) ? firstText(status.message.parts) : "";
+  return text ? " · " + text : "";
+}
+
+// summaryText is how much of a message's text a summary shows.
+const summaryText = 40;
+
+function firstText(parts) {
+  const p = (parts || []).find((p) => p && typeof p.text === "string");
+  if (!p) return "";
+  const t = p.text.replace(/\s+/g, " ").trim();
+  return t.length > summaryText ? t.slice(0, summaryText - 1) + "…" : t;
+}
+
+// splitHTTP separates an HTTP message's head from its body.
+export function splitHTTP(text) {
+  const t = text.replace(/\r\n/g, "\n");
+  const i = t.indexOf("\n\n");
+  if (i < 0) return { head: t, body: "" };
+  return { head: t.slice(0, i), body: t.slice(i + 2) };
+}
+
+// sseEvents cuts complete SSE events off the front of buf; what is left
+// is the start of an event still arriving.
+function sseEvents(buf) {
+  const events = [];
+  let rest = buf.replace(/\r\n/g, "\n");
+  let i;
+  while ((i = rest.indexOf("\n\n")) >= 0) {
+    const block = rest.slice(0, i);
+    rest = rest.slice(i + 2);
+    if (block.trim() === "") continue;
+    const ev = { event: "message", data: [], id: "", block: block + "\n\n" };
+    for (const line of block.split("\n")) {
+      if (line.startsWith(":")) continue; // a comment
+      const c = line.indexOf(":");
+      const field = c < 0 ? line : line.slice(0, c);
+      let value = c < 0 ? "" : line.slice(c + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "data") ev.data.push(value);
+      else if (field === "event") ev.event = value;
+      else if (field === "id") ev.id = value;
     }
+    ev.data = ev.data.join("\n");
+    events.push(ev);
+  }
+  return { events: events, rest: rest };
+}
+
+export class Transcript {
+  constructor(onChange) {
+    this.rows = [];
+    this.onChange = onChange || (() => {});
+    this.exchanges = new Map(); // frame id -> {request row, head row, sse buffer, raw}
+    this.fixes = new Map(); // frame id -> what the playground fixed in its request
+    this.stderr = [];
   }
 
-  // describe names a JSON message: a JSON-RPC request, notification,
-  // result or error, or a stdio tool call and its answer.
-  function describe(msg) {
-    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return { summary: "", rpc: "" };
-    const rpc = msg.id === undefined || msg.id === null ? "" : JSON.stringify(msg.id);
-    const idText = rpc ? " (id " + rpc + ")" : "";
-    if (typeof msg.method === "string") return { summary: msg.method + idText, rpc: rpc, request: rpc !== "" };
-    if (typeof msg.name === "string") return { summary: msg.name + idText, rpc: rpc, request: rpc !== "" };
-    if (msg.error) {
-      const code = msg.error.code !== undefined ? msg.error.code : "";
-      return { summary: "error " + code + idText, rpc: rpc };
-    }
-    if (msg.result !== undefined) {
-      const a2a = carries(msg.result);
-      if (a2a) return { summary: a2a + idText, rpc: rpc };
-      const bad = msg.result && msg.result.isError ? " isError" : "";
-      return { summary: "result" + bad + idText, rpc: rpc };
-    }
-    return { summary: "", rpc: rpc };
+  add(row) {
+    row.n = this.rows.length + 1;
+    this.rows.push(row);
+    this.onChange("row", row);
+    return row;
   }
 
-  // carries says what an A2A result carries, in the revision's own words,
-  // or "" for a result that is not A2A's. A 1.0 result names it with one
-  // member (statusUpdate, artifactUpdate, task, message); a 0.3 result
-  // with "kind" (status-update, artifact-update, task, message); GetTask
-  // and CancelTask answer a task itself in both.
-  function carries(r) {
-    if (r === null || typeof r !== "object") return "";
-    const isTask = (t) => t && typeof t === "object" && typeof t.id === "string" && t.status && typeof t.status.state === "string";
-    const task = (t) => "task " + t.id + " " + t.status.state + said(t.status);
-    const status = (u) => (u.status && typeof u.status.state === "string" ? u.status.state + said(u.status) : "");
-    const artifact = (u) => (u.artifact ? JSON.stringify(u.artifact.name || u.artifact.artifactId || "") : "") + (u.lastChunk ? " lastChunk" : "");
-    if (r.statusUpdate) return "statusUpdate " + status(r.statusUpdate);
-    if (r.artifactUpdate) return "artifactUpdate " + artifact(r.artifactUpdate);
-    if (isTask(r.task)) return task(r.task);
-    if (isMessage(r.message)) return "message " + message(r.message);
-    switch (r.kind) {
-      case "status-update":
-        return "status-update " + status(r) + (r.final ? " final" : "");
-      case "artifact-update":
-        return "artifact-update " + artifact(r);
-      case "task":
-        return isTask(r) ? task(r) : "";
-      case "message":
-        return isMessage(r) ? "message " + message(r) : "";
-    }
-    return isTask(r) ? task(r) : "";
-  }
-
-  function isMessage(m) {
-    return m && typeof m === "object" && typeof m.role === "string" && Array.isArray(m.parts);
-  }
-
-  // message is an A2A message's role and the start of its first text.
-  function message(m) {
-    const text = firstText(m.parts);
-    return m.role + (text ? ": " + text : "");
-  }
-
-  // said is the start of the text of a status's message, if it has one.
-  function said(status) {
-    const text = status && isMessage(status.message) ? firstText(status.message.parts) : "";
-    return text ? " · " + text : "";
-  }
-
-  // summaryText is how much of a message's text a summary shows.
-  const summaryText = 40;
-
-  function firstText(parts) {
-    const p = (parts || []).find((p) => p && typeof p.text === "string");
-    if (!p) return "";
-    const t = p.text.replace(/\s+/g, " ").trim();
-    return t.length > summaryText ? t.slice(0, summaryText - 1) + "…" : t;
-  }
-
-  // splitHTTP separates an HTTP message's head from its body.
-  function splitHTTP(text) {
-    const t = text.replace(/\r\n/g, "\n");
-    const i = t.indexOf("\n\n");
-    if (i < 0) return { head: t, body: "" };
-    return { head: t.slice(0, i), body: t.slice(i + 2) };
-  }
-
-  // sseEvents cuts complete SSE events off the front of buf; what is left
-  // is the start of an event still arriving.
-  function sseEvents(buf) {
-    const events = [];
-    let rest = buf.replace(/\r\n/g, "\n");
-    let i;
-    while ((i = rest.indexOf("\n\n")) >= 0) {
-      const block = rest.slice(0, i);
-      rest = rest.slice(i + 2);
-      if (block.trim() === "") continue;
-      const ev = { event: "message", data: [], id: "", block: block + "\n\n" };
-      for (const line of block.split("\n")) {
-        if (line.startsWith(":")) continue; // a comment
-        const c = line.indexOf(":");
-        const field = c < 0 ? line : line.slice(0, c);
-        let value = c < 0 ? "" : line.slice(c + 1);
-        if (value.startsWith(" ")) value = value.slice(1);
-        if (field === "data") ev.data.push(value);
-        else if (field === "event") ev.event = value;
-        else if (field === "id") ev.id = value;
-      }
-      ev.data = ev.data.join("\n");
-      events.push(ev);
-    }
-    return { events: events, rest: rest };
-  }
-
-  class Transcript {
-    constructor(onChange) {
-      this.rows = [];
-      this.onChange = onChange || (() => {});
-      this.exchanges = new Map(); // frame id -> {request row, head row, sse buffer, raw}
-      this.fixes = new Map(); // frame id -> what the playground fixed in its request
-      this.stderr = [];
-    }
-
-    add(row) {
-      row.n = this.rows.length + 1;
-      this.rows.push(row);
-      this.onChange("row", row);
-      return row;
-    }
-
-    // matchLatency finds the request an answer answers: the latest row
-    // sent to the same target with the same JSON-RPC id and no answer yet.
-    matchLatency(row) {
-      if (!row.rpc) return;
-      for (let i = this.rows.length - 1; i >= 0; i--) {
-        const r = this.rows[i];
-        if (r.dir === "out" && r.target === row.target && r.to === row.to && r.rpc === row.rpc && !r.answered && r.request) {
-          r.answered = true;
-          row.latency = row.ms - r.ms;
-          row.answers = r.n;
-          return;
-        }
-      }
-    }
-
-    // matchAsk finds the request from the server that an answer the
-    // learner sent answers (same target, same JSON-RPC id), and marks it
-    // answered, so that it offers no Answer any more.
-    matchAsk(row) {
-      if (!row.rpc || row.request) return;
-      for (let i = this.rows.length - 1; i >= 0; i--) {
-        const r = this.rows[i];
-        if (r.ask && !r.answered && r.target === row.target && r.to === row.to && r.rpc === row.rpc) {
-          r.answered = true;
-          row.answers = r.n;
-          this.onChange("update", r);
-          return;
-        }
-      }
-    }
-
-    // event takes one message from the playground.
-    event(ev) {
-      if (ev.op === "error") {
-        this.add({ dir: "note", kind: "refused", target: ev.target || "", ex: ev.id, at: "", ms: 0, text: ev.message, size: 0, summary: ev.message });
+  // matchLatency finds the request an answer answers: the latest row
+  // sent to the same target with the same JSON-RPC id and no answer yet.
+  matchLatency(row) {
+    if (!row.rpc) return;
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const r = this.rows[i];
+      if (r.dir === "out" && r.target === row.target && r.to === row.to && r.rpc === row.rpc && !r.answered && r.request) {
+        r.answered = true;
+        row.latency = row.ms - r.ms;
+        row.answers = r.n;
         return;
       }
-      if (ev.op !== "event") return;
-      const base = { target: ev.target, to: ev.to || "", ex: ev.id || 0, at: ev.at, ms: atMillis(ev.at) };
-      switch (ev.kind) {
-        case "line":
-          return this.line(ev, base);
-        case "stderr":
-          this.stderr.push({ at: ev.at, target: ev.target, text: ev.text });
-          this.onChange("stderr", ev);
+    }
+  }
+
+  // matchAsk finds the request from the server that an answer the
+  // learner sent answers (same target, same JSON-RPC id), and marks it
+  // answered, so that it offers no Answer any more.
+  matchAsk(row) {
+    if (!row.rpc || row.request) return;
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const r = this.rows[i];
+      if (r.ask && !r.answered && r.target === row.target && r.to === row.to && r.rpc === row.rpc) {
+        r.answered = true;
+        row.answers = r.n;
+        this.onChange("update", r);
+        return;
+      }
+    }
+  }
+
+  // event takes one message from the playground.
+  event(ev) {
+    if (ev.op === "error") {
+      this.add({ dir: "note", kind: "refused", target: ev.target || "", ex: ev.id, at: "", ms: 0, text: ev.message, size: 0, summary: ev.message });
+      return;
+    }
+    if (ev.op !== "event") return;
+    const base = { target: ev.target, to: ev.to || "", ex: ev.id || 0, at: ev.at, ms: atMillis(ev.at) };
+    switch (ev.kind) {
+      case "line":
+        return this.line(ev, base);
+      case "stderr":
+        this.stderr.push({ at: ev.at, target: ev.target, text: ev.text });
+        this.onChange("stderr", ev);
+        return;
+      case "http-request":
+        return this.httpRequest(ev, base);
+      case "raw":
+        return this.raw(ev);
+      case "http-head":
+        return this.httpHead(ev, base);
+      case "http-body":
+        return this.httpBody(ev, base);
+      case "grpc-call":
+        return this.grpcCall(ev, base);
+      case "grpc":
+        return this.grpc(ev, base);
+      default: // fix, exit, end, session-end: the playground's notes
+        if (ev.kind === "end") {
+          const x = this.exchanges.get(ev.id);
+          if (x && x.head) this.onChange("update", x.head);
           return;
-        case "http-request":
-          return this.httpRequest(ev, base);
-        case "raw":
-          return this.raw(ev);
-        case "http-head":
-          return this.httpHead(ev, base);
-        case "http-body":
-          return this.httpBody(ev, base);
-        case "grpc-call":
-          return this.grpcCall(ev, base);
-        case "grpc":
-          return this.grpc(ev, base);
-        default: // fix, exit, end, session-end: the playground's notes
-          if (ev.kind === "end") {
-            const x = this.exchanges.get(ev.id);
-            if (x && x.head) this.onChange("update", x.head);
-            return;
-          }
-          if (ev.kind === "fix") {
-            // The playground fixed the request before sending it: the fix
-            // belongs to the request's row, which comes next.
-            const fixes = this.fixes.get(ev.id) || [];
-            fixes.push(ev.text);
-            this.fixes.set(ev.id, fixes);
-            return;
-          }
-          // A note may run to several lines (a crashed server's exit
-          // status, then the tail of its stderr): the row shows the first.
-          this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text.split("\n")[0] }));
-      }
-    }
-
-    line(ev, base) {
-      // A frame may hold several lines: each is a message of its own.
-      const lines = ev.text.split("\n").filter((l) => l !== "");
-      for (const l of lines) {
-        const msg = parseJSON(l);
-        const d = describe(msg);
-        const row = Object.assign({}, base, {
-          dir: ev.dir, kind: "line", text: l, size: new TextEncoder().encode(l + "\n").length,
-          summary: msg === undefined ? "not JSON" : d.summary, rpc: d.rpc, request: !!d.request,
-        });
-        if (ev.dir === "in") {
-          if (d.request) row.ask = true; // the server asks the client
-          else this.matchLatency(row);
         }
-        this.add(row);
-        if (ev.dir === "out") this.matchAsk(row);
-      }
+        if (ev.kind === "fix") {
+          // The playground fixed the request before sending it: the fix
+          // belongs to the request's row, which comes next.
+          const fixes = this.fixes.get(ev.id) || [];
+          fixes.push(ev.text);
+          this.fixes.set(ev.id, fixes);
+          return;
+        }
+        // A note may run to several lines (a crashed server's exit
+        // status, then the tail of its stderr): the row shows the first.
+        this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text.split("\n")[0] }));
     }
+  }
 
-    httpRequest(ev, base) {
-      const { head, body } = splitHTTP(ev.text);
-      const first = head.split("\n")[0];
-      const msg = parseJSON(body);
+  line(ev, base) {
+    // A frame may hold several lines: each is a message of its own.
+    const lines = ev.text.split("\n").filter((l) => l !== "");
+    for (const l of lines) {
+      const msg = parseJSON(l);
       const d = describe(msg);
-      const row = this.add(Object.assign(base, {
-        dir: "out", kind: "http", text: ev.text, size: ev.size, summary: first + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, request: !!d.request,
-        notes: this.fixes.get(ev.id) || [],
-      }));
-      this.fixes.delete(ev.id);
-      this.exchanges.set(ev.id, { request: row, head: null, sse: "", raw: "", stream: false });
-      this.matchAsk(row);
-    }
-
-    raw(ev) {
-      const x = this.exchanges.get(ev.id);
-      if (!x) return;
-      x.raw += ev.text;
-      if (x.head) {
-        x.head.raw = x.raw;
-        x.head.size = new TextEncoder().encode(x.raw).length;
-      }
-    }
-
-    httpHead(ev, base) {
-      const x = this.exchanges.get(ev.id) || { request: null, sse: "", raw: "" };
-      const status = ev.text.split("\n")[0];
-      x.stream = /^content-type:\s*text\/event-stream/im.test(ev.text);
-      // The head arrives without the blank line that ends it; the body,
-      // if any, is added after one.
-      const head = ev.text.replace(/\r\n/g, "\n").replace(/\n*$/, "\n\n");
-      const row = this.add(Object.assign(base, {
-        dir: "in", kind: "http", text: head, raw: x.raw, size: new TextEncoder().encode(x.raw).length, summary: status, rpc: "",
-      }));
-      if (x.request) {
-        row.latency = row.ms - x.request.ms;
-        row.answers = x.request.n;
-      }
-      x.head = row;
-      this.exchanges.set(ev.id, x);
-    }
-
-    httpBody(ev, base) {
-      const x = this.exchanges.get(ev.id);
-      if (!x || !x.head) return;
-      if (!x.stream) {
-        // A plain body belongs to the head's row: one row, one answer.
-        x.head.text += ev.text;
-        const d = describe(parseJSON(splitHTTP(x.head.text).body));
-        if (d.summary) x.head.summary = x.head.text.split("\n")[0] + " · " + d.summary;
-        if (d.request) x.head.ask = true;
-        this.onChange("update", x.head);
-        return;
-      }
-      const { events, rest } = sseEvents(x.sse + ev.text);
-      x.sse = rest;
-      for (const e of events) {
-        const msg = parseJSON(e.data);
-        const d = describe(msg);
-        const row = Object.assign({}, base, {
-          dir: "in", kind: "sse", text: e.block, size: new TextEncoder().encode(e.block).length,
-          summary: "SSE " + e.event + (e.id ? " #" + e.id : "") + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, sseData: e.data,
-        });
-        if (d.request) row.ask = true;
-        else if (d.rpc) {
-          row.latency = row.ms - x.request.ms;
-          row.answers = x.request.n;
-        } else if (x.request) row.latency = row.ms - x.request.ms;
-        this.add(row);
-      }
-    }
-
-    // grpcCall is the call as the learner typed it: its bytes, and so
-    // its size, come with the capture.
-    grpcCall(ev, base) {
-      const method = ev.text.split("\n")[0].trim();
-      const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size || 0, summary: method }));
-      this.exchanges.set(ev.id, { request: row });
-    }
-
-    // grpc is the call as captured: its frames both ways, and the
-    // annotated dump of them. The request's row gets the client's frames.
-    grpc(ev, base) {
-      const x = this.exchanges.get(ev.id);
-      // The capture's first line says how the call ended: "call /pkg.S/M
-      // on stream 1: OK (0)", or the status the client saw.
-      const first = /^call \S+ on stream \d+: (.*)$/m.exec(ev.text);
-      const status = /grpc-status:\s*(\d+)/.exec(ev.text);
-      const frames = ev.frames || [];
-      const row = Object.assign(base, {
-        dir: "in", kind: "grpc", text: ev.text, size: ev.size, frames: frames,
-        summary: first ? first[1] : status ? "grpc-status " + status[1] : "no grpc-status",
+      const row = Object.assign({}, base, {
+        dir: ev.dir, kind: "line", text: l, size: new TextEncoder().encode(l + "\n").length,
+        summary: msg === undefined ? "not JSON" : d.summary, rpc: d.rpc, request: !!d.request,
       });
-      if (x && x.request) {
-        row.latency = row.ms - x.request.ms;
-        row.answers = x.request.n;
-        const sent = frames.filter((f) => f.dir === "out");
-        if (sent.length > 0) {
-          x.request.frames = sent;
-          x.request.size = sent.reduce((n, f) => n + frameSize(f), 0);
-          this.onChange("update", x.request);
-        }
+      if (ev.dir === "in") {
+        if (d.request) row.ask = true; // the server asks the client
+        else this.matchLatency(row);
       }
       this.add(row);
+      if (ev.dir === "out") this.matchAsk(row);
     }
+  }
 
-    // restore puts back rows kept from before a reload.
-    restore(rows) {
-      for (const r of rows) {
-        r.old = true;
-        this.add(r);
+  httpRequest(ev, base) {
+    const { head, body } = splitHTTP(ev.text);
+    const first = head.split("\n")[0];
+    const msg = parseJSON(body);
+    const d = describe(msg);
+    const row = this.add(Object.assign(base, {
+      dir: "out", kind: "http", text: ev.text, size: ev.size, summary: first + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, request: !!d.request,
+      notes: this.fixes.get(ev.id) || [],
+    }));
+    this.fixes.delete(ev.id);
+    this.exchanges.set(ev.id, { request: row, head: null, sse: "", raw: "", stream: false });
+    this.matchAsk(row);
+  }
+
+  raw(ev) {
+    const x = this.exchanges.get(ev.id);
+    if (!x) return;
+    x.raw += ev.text;
+    if (x.head) {
+      x.head.raw = x.raw;
+      x.head.size = new TextEncoder().encode(x.raw).length;
+    }
+  }
+
+  httpHead(ev, base) {
+    const x = this.exchanges.get(ev.id) || { request: null, sse: "", raw: "" };
+    const status = ev.text.split("\n")[0];
+    x.stream = /^content-type:\s*text\/event-stream/im.test(ev.text);
+    // The head arrives without the blank line that ends it; the body,
+    // if any, is added after one.
+    const head = ev.text.replace(/\r\n/g, "\n").replace(/\n*$/, "\n\n");
+    const row = this.add(Object.assign(base, {
+      dir: "in", kind: "http", text: head, raw: x.raw, size: new TextEncoder().encode(x.raw).length, summary: status, rpc: "",
+    }));
+    if (x.request) {
+      row.latency = row.ms - x.request.ms;
+      row.answers = x.request.n;
+    }
+    x.head = row;
+    this.exchanges.set(ev.id, x);
+  }
+
+  httpBody(ev, base) {
+    const x = this.exchanges.get(ev.id);
+    if (!x || !x.head) return;
+    if (!x.stream) {
+      // A plain body belongs to the head's row: one row, one answer.
+      x.head.text += ev.text;
+      const d = describe(parseJSON(splitHTTP(x.head.text).body));
+      if (d.summary) x.head.summary = x.head.text.split("\n")[0] + " · " + d.summary;
+      if (d.request) x.head.ask = true;
+      this.onChange("update", x.head);
+      return;
+    }
+    const { events, rest } = sseEvents(x.sse + ev.text);
+    x.sse = rest;
+    for (const e of events) {
+      const msg = parseJSON(e.data);
+      const d = describe(msg);
+      const row = Object.assign({}, base, {
+        dir: "in", kind: "sse", text: e.block, size: new TextEncoder().encode(e.block).length,
+        summary: "SSE " + e.event + (e.id ? " #" + e.id : "") + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, sseData: e.data,
+      });
+      if (d.request) row.ask = true;
+      else if (d.rpc) {
+        row.latency = row.ms - x.request.ms;
+        row.answers = x.request.n;
+      } else if (x.request) row.latency = row.ms - x.request.ms;
+      this.add(row);
+    }
+  }
+
+  // grpcCall is the call as the learner typed it: its bytes, and so
+  // its size, come with the capture.
+  grpcCall(ev, base) {
+    const method = ev.text.split("\n")[0].trim();
+    const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size || 0, summary: method }));
+    this.exchanges.set(ev.id, { request: row });
+  }
+
+  // grpc is the call as captured: its frames both ways, and the
+  // annotated dump of them. The request's row gets the client's frames.
+  grpc(ev, base) {
+    const x = this.exchanges.get(ev.id);
+    // The capture's first line says how the call ended: "call /pkg.S/M
+    // on stream 1: OK (0)", or the status the client saw.
+    const first = /^call \S+ on stream \d+: (.*)$/m.exec(ev.text);
+    const status = /grpc-status:\s*(\d+)/.exec(ev.text);
+    const frames = ev.frames || [];
+    const row = Object.assign(base, {
+      dir: "in", kind: "grpc", text: ev.text, size: ev.size, frames: frames,
+      summary: first ? first[1] : status ? "grpc-status " + status[1] : "no grpc-status",
+    });
+    if (x && x.request) {
+      row.latency = row.ms - x.request.ms;
+      row.answers = x.request.n;
+      const sent = frames.filter((f) => f.dir === "out");
+      if (sent.length > 0) {
+        x.request.frames = sent;
+        x.request.size = sent.reduce((n, f) => n + frameSize(f), 0);
+        this.onChange("update", x.request);
       }
     }
+    this.add(row);
+  }
 
-    clear() {
-      this.rows = [];
-      this.exchanges.clear();
-      this.fixes.clear();
-      this.stderr = [];
-      this.onChange("clear");
+  // restore puts back rows kept from before a reload.
+  restore(rows) {
+    for (const r of rows) {
+      r.old = true;
+      this.add(r);
     }
   }
 
-  // frameBytes decodes a frame's base64 bytes.
-  function frameBytes(f) {
-    const s = atob(f.bytes || "");
-    const b = new Uint8Array(s.length);
-    for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-    return b;
+  clear() {
+    this.rows = [];
+    this.exchanges.clear();
+    this.fixes.clear();
+    this.stderr = [];
+    this.onChange("clear");
   }
+}
 
-  // frameSize is a frame's size on the wire, bytes left out included.
-  function frameSize(f) {
-    return Math.floor(((f.bytes || "").replace(/=+$/, "").length * 3) / 4) + (f.cut || 0);
+// frameBytes decodes a frame's base64 bytes.
+function frameBytes(f) {
+  const s = atob(f.bytes || "");
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return b;
+}
+
+// frameSize is a frame's size on the wire, bytes left out included.
+function frameSize(f) {
+  return Math.floor(((f.bytes || "").replace(/=+$/, "").length * 3) / 4) + (f.cut || 0);
+}
+
+// frameLabel heads a frame's bytes in the raw and hex views, in the
+// words of the annotated dump (the pretty view): "-> HEADERS stream=1
+// len=85", len being the payload's, after the 9-byte header.
+function frameLabel(f) {
+  const size = frameSize(f);
+  const len = f.type === "PREFACE" ? size : size - 9;
+  return (f.dir === "in" ? "<- " : "-> ") + f.type + (f.type === "PREFACE" ? "" : " stream=" + (f.stream || 0)) + " len=" + len;
+}
+
+// framed shows each frame of a row, in the order they crossed, under
+// its label, the bytes written by show.
+function framed(row, show) {
+  return row.frames
+    .map((f) => frameLabel(f) + "\n" + show(frameBytes(f)) + (f.cut ? "\n... (" + f.cut + " bytes more, not sent to the page)" : ""))
+    .join("\n\n");
+}
+
+// hasBytes says whether a row carries the bytes that crossed. A gRPC
+// row has them once the call is captured: before, it has only the call
+// as typed, which is not what crosses.
+export function hasBytes(row) {
+  return row.kind !== "grpc" || (row.frames || []).length > 0;
+}
+
+// views are the views of a row, by the name its tab has: pretty (JSON
+// indented, HTTP head then body, the gRPC dump), raw (the bytes as they
+// crossed, with CR shown), hex (offset, bytes, text). Raw and hex of a
+// row without its bytes are "".
+export const views = { pretty: pretty, raw: raw, hex: hex };
+
+function pretty(row) {
+  if (row.kind === "line") {
+    const msg = parseJSON(row.text);
+    return msg === undefined ? row.text : JSON.stringify(msg, null, 2);
   }
-
-  // frameLabel heads a frame's bytes in the raw and hex views, in the
-  // words of the annotated dump (the pretty view): "-> HEADERS stream=1
-  // len=85", len being the payload's, after the 9-byte header.
-  function frameLabel(f) {
-    const size = frameSize(f);
-    const len = f.type === "PREFACE" ? size : size - 9;
-    return (f.dir === "in" ? "<- " : "-> ") + f.type + (f.type === "PREFACE" ? "" : " stream=" + (f.stream || 0)) + " len=" + len;
+  if (row.kind === "sse") {
+    const msg = parseJSON(row.sseData);
+    return msg === undefined ? row.text : row.text.split("\n").filter((l) => !l.startsWith("data:")).join("\n").trim() + "\ndata:\n" + JSON.stringify(msg, null, 2);
   }
-
-  // framed shows each frame of a row, in the order they crossed, under
-  // its label, the bytes written by show.
-  function framed(row, show) {
-    return row.frames
-      .map((f) => frameLabel(f) + "\n" + show(frameBytes(f)) + (f.cut ? "\n... (" + f.cut + " bytes more, not sent to the page)" : ""))
-      .join("\n\n");
+  if (row.kind === "http") {
+    const { head, body } = splitHTTP(row.text);
+    const msg = parseJSON(body);
+    const notes = (row.notes || []).map((n) => "· " + n + "\n").join("");
+    return notes + head + "\n\n" + (msg === undefined ? body : JSON.stringify(msg, null, 2));
   }
+  return row.text;
+}
 
-  // hasBytes says whether a row carries the bytes that crossed. A gRPC
-  // row has them once the call is captured: before, it has only the call
-  // as typed, which is not what crosses.
-  function hasBytes(row) {
-    return row.kind !== "grpc" || (row.frames || []).length > 0;
+function raw(row) {
+  if (!hasBytes(row)) return "";
+  if (row.frames) return framed(row, rawBytes);
+  return (row.raw || row.text).replace(/\r/g, "␍").replace(/\t/g, "→");
+}
+
+// rawBytes writes binary bytes as text: printable ASCII as it is, CR,
+// LF and tab as the marks the raw view uses, anything else as \xNN.
+function rawBytes(bytes) {
+  let s = "";
+  for (const b of bytes) {
+    if (b === 0x5c) s += "\\\\";
+    else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
+    else if (b === 0x0d) s += "␍";
+    else if (b === 0x0a) s += "␊";
+    else if (b === 0x09) s += "→";
+    else s += "\\x" + b.toString(16).padStart(2, "0");
   }
+  return s;
+}
 
-  // views of a row: pretty (JSON indented, HTTP head then body, the gRPC
-  // dump), raw (the bytes as they crossed, with CR shown), hex (offset,
-  // bytes, text). Raw and hex of a row without its bytes are "".
-  function pretty(row) {
-    if (row.kind === "line") {
-      const msg = parseJSON(row.text);
-      return msg === undefined ? row.text : JSON.stringify(msg, null, 2);
-    }
-    if (row.kind === "sse") {
-      const msg = parseJSON(row.sseData);
-      return msg === undefined ? row.text : row.text.split("\n").filter((l) => !l.startsWith("data:")).join("\n").trim() + "\ndata:\n" + JSON.stringify(msg, null, 2);
-    }
-    if (row.kind === "http") {
-      const { head, body } = splitHTTP(row.text);
-      const msg = parseJSON(body);
-      const notes = (row.notes || []).map((n) => "· " + n + "\n").join("");
-      return notes + head + "\n\n" + (msg === undefined ? body : JSON.stringify(msg, null, 2));
-    }
-    return row.text;
+function hex(row) {
+  if (!hasBytes(row)) return "";
+  if (row.frames) return framed(row, hexDump);
+  return hexDump(new TextEncoder().encode(row.raw || row.text));
+}
+
+// hexDump writes bytes 16 to a line: offset, bytes, text.
+function hexDump(bytes) {
+  const lines = [];
+  for (let off = 0; off < bytes.length; off += 16) {
+    const chunk = bytes.slice(off, off + 16);
+    const h = Array.from(chunk, (b) => b.toString(16).padStart(2, "0"));
+    while (h.length < 16) h.push("  ");
+    const text = Array.from(chunk, (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("");
+    lines.push(off.toString(16).padStart(8, "0") + "  " + h.slice(0, 8).join(" ") + "  " + h.slice(8).join(" ") + "  |" + text + "|");
   }
+  return lines.join("\n");
+}
 
-  function raw(row) {
-    if (!hasBytes(row)) return "";
-    if (row.frames) return framed(row, rawBytes);
-    return (row.raw || row.text).replace(/\r/g, "␍").replace(/\t/g, "→");
-  }
-
-  // rawBytes writes binary bytes as text: printable ASCII as it is, CR,
-  // LF and tab as the marks the raw view uses, anything else as \xNN.
-  function rawBytes(bytes) {
-    let s = "";
-    for (const b of bytes) {
-      if (b === 0x5c) s += "\\\\";
-      else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
-      else if (b === 0x0d) s += "␍";
-      else if (b === 0x0a) s += "␊";
-      else if (b === 0x09) s += "→";
-      else s += "\\x" + b.toString(16).padStart(2, "0");
-    }
-    return s;
-  }
-
-  function hex(row) {
-    if (!hasBytes(row)) return "";
-    if (row.frames) return framed(row, hexDump);
-    return hexDump(new TextEncoder().encode(row.raw || row.text));
-  }
-
-  // hexDump writes bytes 16 to a line: offset, bytes, text.
-  function hexDump(bytes) {
-    const lines = [];
-    for (let off = 0; off < bytes.length; off += 16) {
-      const chunk = bytes.slice(off, off + 16);
-      const h = Array.from(chunk, (b) => b.toString(16).padStart(2, "0"));
-      while (h.length < 16) h.push("  ");
-      const text = Array.from(chunk, (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("");
-      lines.push(off.toString(16).padStart(8, "0") + "  " + h.slice(0, 8).join(" ") + "  " + h.slice(8).join(" ") + "  |" + text + "|");
-    }
-    return lines.join("\n");
-  }
-
-  // shortTo is a custom target's "to" made short enough for a column or a
-  // lane: a command line with every path cut to its last part ("python3
-  // /home/me/srv/server.py" is "python3 server.py"), clipped to
-  // shortToLength; the whole line goes in a tooltip beside it.
-  const shortToLength = 24;
-  function shortTo(target, to) {
-    let s = String(to || "").trim();
-    if (target === "custom-stdio") s = s.split(/\s+/).map((w) => w.replace(/^.*\/(?=[^/])/, "")).join(" ");
-    return s.length > shortToLength ? s.slice(0, shortToLength - 1).trimEnd() + "…" : s;
-  }
-
-  window.WireTranscript = {
-    Transcript: Transcript, pretty: pretty, raw: raw, hex: hex, hasBytes: hasBytes,
-    parseJSON: parseJSON, splitHTTP: splitHTTP, atMillis: atMillis, shortTo: shortTo, describe: describe,
-  };
-})();
+// shortTo is a custom target's "to" made short enough for a column or a
+// lane: a command line with every path cut to its last part ("python3
+// /home/me/srv/server.py" is "python3 server.py"), clipped to
+// shortToLength; the whole line goes in a tooltip beside it.
+const shortToLength = 24;
+export function shortTo(target, to) {
+  let s = String(to || "").trim();
+  if (target === "custom-stdio") s = s.split(/\s+/).map((w) => w.replace(/^.*\/(?=[^/])/, "")).join(" ");
+  return s.length > shortToLength ? s.slice(0, shortToLength - 1).trimEnd() + "…" : s;
+}

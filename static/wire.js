@@ -1,6 +1,9 @@
-// The page's end of the playground's websocket (/ws), shared by the
-// runnable frames, the consoles and the five-wires page.
+// The page's end of the playground's websocket (/ws), the browser's side
+// of playground/wire: an ES module that the runnable frames (frames.js),
+// the consoles (console.js) and the five-wires page (fivewires.js)
+// import.
 //
+//   import { WireSocket } from "./wire.js";
 //   const wire = new WireSocket();
 //   wire.listen((msg) => ...);      // every message from the playground
 //   const id = wire.send({ op: "send", target: "http", frame: "GET /tools HTTP/1.1\n\n" });
@@ -8,7 +11,7 @@
 // Messages from the playground are described in playground/wire/doc.go. The
 // socket opens on the first send and opens again after it closes; the
 // playground then starts stdio servers afresh.
-class WireSocket {
+export class WireSocket {
   constructor(path) {
     this.path = path || "/ws";
     this.socket = null;
@@ -73,7 +76,7 @@ class WireSocket {
 // may refer to: {{session}}, the MCP session's id (the Mcp-Session-Id
 // header of an answer), and {{task}}, the last A2A task's id. Both the
 // consoles and a lesson's frames fill their placeholders with it.
-class WireKnown {
+export class WireKnown {
   constructor() {
     this.session = "";
     this.task = "";

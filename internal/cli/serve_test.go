@@ -33,12 +33,12 @@ func TestServeRunnableFrame(t *testing.T) {
 		t.Fatalf("the lesson list does not link the MCP lesson:\n%s", list)
 	}
 	lesson := get("/learn/mcp-by-hand")
-	for _, want := range []string{`<div class="frame" data-target="mcp-stdio">`, `src="/static/wire.js"`, `src="/static/frames.js"`} {
+	for _, want := range []string{`<div class="frame" data-target="mcp-stdio">`, `<script type="module" src="/static/frames.js">`} {
 		if !strings.Contains(lesson, want) {
 			t.Errorf("the lesson lacks %s", want)
 		}
 	}
-	if js := get("/static/frames.js"); !strings.Contains(js, `new WireSocket()`) {
+	if js := get("/static/frames.js"); !strings.Contains(js, `from "./wire.js"`) || !strings.Contains(js, `new WireSocket()`) {
 		t.Errorf("frames.js is not the frame script")
 	}
 	if js := get("/static/wire.js"); !strings.Contains(js, `"/ws"`) {
