@@ -1,6 +1,23 @@
 // Package static holds the playground's browser assets (stylesheets,
 // scripts, images), embedded in the binary so that wirelab runs from any
 // directory and makes no request outside this machine.
+//
+// The scripts are ES modules, loaded without a bundler, one per concern,
+// on the seams of the Go side:
+//
+//	wire.js        the websocket to the engine (playground/wire)
+//	transcript.js  the engine's events as rows, and a row's views
+//	sequence.js    a transcript as a sequence diagram
+//	console.js     a wire console (entry)
+//	frames.js      a lesson's runnable frames (entry)
+//	fivewires.js   the five-wires page (entry), with verdict.js
+//	exercise.js    an exercise's Check (entry)
+//
+// A page lists only its entry modules, as <script type="module">, and
+// each module imports what it uses; nothing is shared through window.
+// comfort.js (theme, text size, shortcuts) is the one classic script:
+// it runs in <head> before the first paint, which no module can, and
+// keeps its names inside one function.
 package static
 
 import "embed"
