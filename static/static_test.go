@@ -24,8 +24,10 @@ var (
 	// importLine is the only form of import the scripts use: named, or a
 	// namespace, from a relative path, on one line.
 	importLine = regexp.MustCompile(`^import (?:\{([^}]*)\}|\* as ([\w$]+)) from "([^"]+)";$`)
+	// exportDecl is an exported declaration, which names what it exports.
 	exportDecl = regexp.MustCompile(`(?m)^export (?:async )?(?:function\*?|class|const|let|var) ([\w$]+)`)
-	localDecl  = `(?m)(?:function\*?|class|const|let|var)\s+%s\b`
+	// localDecl declares the name put in place of %s.
+	localDecl = `(?m)(?:function\*?|class|const|let|var)\s+%s\b`
 	// globalWrite is an assignment to a property of the global object.
 	globalWrite = regexp.MustCompile(`\b(?:window|globalThis|self)\s*(?:\.\s*[\w$]+|\[[^\]]*\])\s*=[^=]`)
 	// stringLit is a string on one line, taken out before looking for
