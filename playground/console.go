@@ -40,41 +40,49 @@ type consoleView struct {
 	Exercise *exercises.Exercise
 }
 
-// mountConsoles serves the console list and the consoles.
-func mountConsoles(mux *http.ServeMux, t wire.Targets) {
-	bases := map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL}
-	commands := map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"}
-	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/console/", http.StatusMovedPermanently)
-	})
-	mux.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
-		v := viewFor(w, r)
-		v.Styles = append(v.Styles, "/static/console.css")
-		consoleList(v, consoles(), consoleStrings(v.Lang)).Render(r.Context(), w)
-	})
-	mux.HandleFunc("GET /console/{slug}", func(w http.ResponseWriter, r *http.Request) {
-		v := viewFor(w, r)
-		spec, ok := consoleFor(r.PathValue("slug"))
-		if !ok {
-			w.WriteHeader(http.StatusNotFound)
-			consoleNotFound(v, r.PathValue("slug"), consoleStrings(v.Lang)).Render(r.Context(), w)
-			return
-		}
-		v.Styles = append(v.Styles, "/static/console.css")
-		v.Scripts = append(v.Scripts, "/static/console.js")
-		v.Class = "console-page"
-		templates := spec.Templates
-		if templates == nil {
-			templates = []frameTemplate{}
-		}
-		cv := consoleView{pageView: v, Spec: spec, Local: wire.IsLocalPeer(r), Data: consoleData{
-			Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
-			Bases: bases, Commands: commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
-		}}
-		if e, ok := exercises.ByID(r.URL.Query().Get("exercise")); ok && e.Kind == exercises.Frame && cv.Data.Watch == "" {
-			cv.Exercise = &e
-			cv.Scripts = append(cv.Scripts, "/static/exercise.js")
-		}
-		consolePage(cv).Render(r.Context(), w)
-	})
+// consoleSite serves the console list and the consoles.
+type consoleSite struct {
+	bases    map[string]string // target -> URL or host:port
+	commands map[string]string // stdio target -> the command behind it
+}
+
+func newConsoleSite(t wire.Targets) *consoleSite {
+	return &consoleSite{
+		bases:    map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL},
+		commands: map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"},
+	}
+}
+
+// list is the list of consoles.
+func (c *consoleSite) list(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	v.Styles = append(v.Styles, "/static/console.css")
+	consoleList(v, consoles(), consoleStrings(v.Lang)).Render(r.Context(), w)
+}
+
+// page is one console, /console/{slug}.
+func (c *consoleSite) page(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	spec, ok := consoleFor(r.PathValue("slug"))
+	if !ok {
+		w.WriteHeader(http.StatusNotFound)
+		consoleNotFound(v, r.PathValue("slug"), consoleStrings(v.Lang)).Render(r.Context(), w)
+		return
+	}
+	v.Styles = append(v.Styles, "/static/console.css")
+	v.Scripts = append(v.Scripts, "/static/console.js")
+	v.Class = "console-page"
+	templates := spec.Templates
+	if templates == nil {
+		templates = []frameTemplate{}
+	}
+	cv := consoleView{pageView: v, Spec: spec, Local: wire.IsLocalPeer(r), Data: consoleData{
+		Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
+		Bases: c.bases, Commands: c.commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
+	}}
+	if e, ok := exercises.ByID(r.URL.Query().Get("exercise")); ok && e.Kind == exercises.Frame && cv.Data.Watch == "" {
+		cv.Exercise = &e
+		cv.Scripts = append(cv.Scripts, "/static/exercise.js")
+	}
+	consolePage(cv).Render(r.Context(), w)
 }

@@ -23,7 +23,7 @@
 // ends, and counted among the work the engine's Close waits for
 // (wire.Hub.Hold).
 //
-// Every route is mounted in New (playground.go). The playground is an
+// Every route is listed in one place, routes.go. The playground is an
 // http.Handler, so another Go program can mount it; it imports protocols/,
 // and nothing in protocols/ imports it.
 package playground

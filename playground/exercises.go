@@ -53,20 +53,13 @@ func consoleOf(lesson string) string {
 	return lesson
 }
 
-func mountExercises(mux *http.ServeMux, h *wire.Hub, store *progress.Store, c *course.Lessons) *exerciseSite {
+// newExerciseSite serves the exercises, with the learner's progress in
+// store and the transcripts of the hub's sessions for frame exercises.
+func newExerciseSite(h *wire.Hub, store *progress.Store, c *course.Lessons) *exerciseSite {
 	// Grade folders that a wirelab killed in the middle of a grade left
 	// behind; a grade running elsewhere keeps its own (see grade.StaleAge).
 	grade.RemoveStale()
-	x := &exerciseSite{hub: h, store: store, md: course.NewMarkdown(), course: c, grading: make(chan struct{}, 1)}
-	mux.Handle("GET /exercises", http.RedirectHandler("/exercises/", http.StatusMovedPermanently))
-	mux.HandleFunc("GET /exercises/{$}", x.list)
-	mux.HandleFunc("GET /exercises/{id}", x.page)
-	mux.HandleFunc("POST /exercises/{id}/hint", x.hint)
-	mux.HandleFunc("GET /exercises/{id}/solution", x.solution)
-	mux.HandleFunc("POST /exercises/{id}/solution", x.solution)
-	mux.HandleFunc("POST /exercises/{id}/check", x.check)
-	mux.HandleFunc("POST /exercises/{id}/grade", x.grade)
-	return x
+	return &exerciseSite{hub: h, store: store, md: course.NewMarkdown(), course: c, grading: make(chan struct{}, 1)}
 }
 
 // loaded is the learner's progress as a page reads it: the state, and,

@@ -156,19 +156,22 @@ func fiveWiresRequest(method, target, host string, headers []string, body string
 	return strings.Join(lines, "\n") + "\n\n" + body
 }
 
-// mountFiveWires serves the five-wires page.
-func mountFiveWires(mux *http.ServeMux, t wire.Targets) {
-	columns := fiveWiresColumns(t)
-	mux.HandleFunc("GET /five-wires", func(w http.ResponseWriter, r *http.Request) {
-		v := viewFor(w, r)
-		// "course" keeps the course's look; fivewires.css widens the page
-		// for five columns.
-		v.Class = "course fivewires-page"
-		v.Styles = append(v.Styles, "/static/fivewires.css")
-		// The page's entry module, which imports wire.js and verdict.js.
-		v.Scripts = append(v.Scripts, "/static/fivewires.js")
-		show(w, r, http.StatusOK, fiveWiresPage(v, fiveWiresWordsFor(v.Lang), columns))
-	})
+// fiveWiresSite serves the five-wires page, whose columns come from the
+// targets.
+type fiveWiresSite struct {
+	columns []wireColumn
+}
+
+// page is /five-wires.
+func (f *fiveWiresSite) page(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	// "course" keeps the course's look; fivewires.css widens the page
+	// for five columns.
+	v.Class = "course fivewires-page"
+	v.Styles = append(v.Styles, "/static/fivewires.css")
+	// The page's entry module, which imports wire.js and verdict.js.
+	v.Scripts = append(v.Scripts, "/static/fivewires.js")
+	show(w, r, http.StatusOK, fiveWiresPage(v, fiveWiresWordsFor(v.Lang), f.columns))
 }
 
 // fiveWiresWords is every string of the five-wires page, in one

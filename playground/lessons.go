@@ -10,37 +10,36 @@ import (
 	"github.com/wirelab/wirelab/playground/course"
 )
 
-// mountLessons adds the course's pages to mux:
-//
-//	GET /learn/        the lessons, in order
-//	GET /learn/{slug}  one lesson, with its contents and its neighbours
-//
-// ?lang=en|ru picks the language and a cookie remembers it; ?embed=1
-// leaves out everything around the text, for an iframe (viewFor, in
-// layout.templ).
-//
-// The lessons are rendered here, once. One that does not render is a bug
-// in the embedded text, which the tests render too, so it panics.
-func mountLessons(mux *http.ServeMux, lessons fs.FS) *course.Lessons {
+// lessonSite serves the course: the list of lessons and each lesson.
+type lessonSite struct {
+	lessons *course.Lessons
+}
+
+// newLessonSite renders the lessons, once. One that does not render is a
+// bug in the embedded text, which the tests render too, so it panics.
+func newLessonSite(lessons fs.FS) *lessonSite {
 	c, err := course.Load(lessons)
 	if err != nil {
 		panic("playground: the course does not render: " + err.Error())
 	}
-	mux.Handle("GET /learn", http.RedirectHandler("/learn/", http.StatusMovedPermanently))
-	mux.HandleFunc("GET /learn/{$}", func(w http.ResponseWriter, r *http.Request) {
-		v := viewFor(w, r)
-		show(w, r, http.StatusOK, courseList(v, c.In(v.Lang)))
-	})
-	mux.HandleFunc("GET /learn/{slug}", func(w http.ResponseWriter, r *http.Request) {
-		v := viewFor(w, r)
-		prev, cur, next := c.Find(v.Lang, r.PathValue("slug"))
-		if cur == nil {
-			show(w, r, http.StatusNotFound, lessonNotFound(v, r.PathValue("slug")))
-			return
-		}
-		show(w, r, http.StatusOK, lessonPage(v, cur, prev, next))
-	})
-	return c
+	return &lessonSite{lessons: c}
+}
+
+// list is the list of lessons, /learn/.
+func (l *lessonSite) list(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	show(w, r, http.StatusOK, courseList(v, l.lessons.In(v.Lang)))
+}
+
+// page is one lesson, /learn/{slug}.
+func (l *lessonSite) page(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	prev, cur, next := l.lessons.Find(v.Lang, r.PathValue("slug"))
+	if cur == nil {
+		show(w, r, http.StatusNotFound, lessonNotFound(v, r.PathValue("slug")))
+		return
+	}
+	show(w, r, http.StatusOK, lessonPage(v, cur, prev, next))
 }
 
 // lessonHref is the address of a lesson.

@@ -165,8 +165,7 @@ func threeLessons() fstest.MapFS {
 }
 
 func TestPreviousAndNext(t *testing.T) {
-	mux := http.NewServeMux()
-	mountLessons(mux, threeLessons())
+	mux := routes(nil, nil, newLessonSite(threeLessons()), nil, nil, nil) // the course's routes are served, the rest unused
 	for _, tt := range []struct {
 		target    string
 		want, not []string

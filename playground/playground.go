@@ -10,7 +10,6 @@ import (
 	"github.com/wirelab/wirelab/internal/loopback"
 	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/tools"
-	"github.com/wirelab/wirelab/static"
 )
 
 // Options configures the playground. A nil *Options means defaults.
@@ -89,18 +88,10 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL},
 		},
 	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
-	lessons := mountLessons(mux, chapters.FS)
-	x := mountExercises(mux, h, opts.Progress, lessons)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		show(w, r, http.StatusOK, home(viewFor(w, r), view, newProgressView(x.state())))
-	})
-	mountConsoles(mux, h.Targets())
-	mountFiveWires(mux, h.Targets())
-	mux.HandleFunc("GET /ws", h.ServeWS)
-	// Every other path: the styled 404, in the reader's language.
-	mux.HandleFunc("GET /", notFound)
+	lessons := newLessonSite(chapters.FS)
+	x := newExerciseSite(h, opts.Progress, lessons.lessons)
+	mux := routes(h, &homeSite{view: view, exercises: x}, lessons, newConsoleSite(h.Targets()),
+		&fiveWiresSite{columns: fiveWiresColumns(h.Targets())}, x)
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := site.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)
