@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -405,9 +406,15 @@ func TestBrowserComfort(t *testing.T) {
 	b.keys(kb.Escape)
 	b.waitUntil("Escape closes the shortcuts dialog", `!`+dialog+`.open`, `"open: " + `+dialog+`.open`)
 
+	diagramWidth := `String(document.querySelector(".lesson svg.sequence").getBoundingClientRect().width)`
+	before, _ := strconv.ParseFloat(b.text(diagramWidth), 64)
 	b.click(`[data-comfort="size"]`)
 	b.waitUntil("the large-text button sets data-size=large", `document.documentElement.dataset.size === "large"`,
 		`"data-size: " + document.documentElement.dataset.size`)
+	// The lesson's sequence diagram grows with the text.
+	if after, _ := strconv.ParseFloat(b.text(diagramWidth), 64); before <= 0 || after < 1.3*before {
+		t.Errorf("the lesson's diagram is %.0f px wide in large text, %.0f px before: want it to grow with the text", after, before)
+	}
 	if s := b.text(`document.querySelector('[data-comfort="size"]').getAttribute("aria-pressed")`); s != "true" {
 		t.Errorf("the large-text button has aria-pressed=%q, want true", s)
 	}

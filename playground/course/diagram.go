@@ -225,8 +225,11 @@ func drawSequence(seq sequence) string {
 	h = bottom + seqBoxHeight + seqMargin
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="sequence" role="img" viewBox="0 0 %d %d" width="%d" height="%d" font-family="monospace" font-size="%d">`+"\n",
-		w, h, w, h, seqFontSize)
+	// The geometry is in pixels (the viewBox); the size is in rem, 16 px
+	// to the rem, so that the picture grows with the text in large-text
+	// mode, as the page's text does.
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="sequence" role="img" viewBox="0 0 %d %d" width="%grem" height="%grem" font-family="monospace" font-size="%d">`+"\n",
+		w, h, float64(w)/16, float64(h)/16, seqFontSize)
 	// A picture is a single image to a screen reader: the title names
 	// the participants, and the description is the diagram's text in
 	// full, labels that the picture clips included.

@@ -298,7 +298,19 @@ func checkDiagramAttrs(t *testing.T, el xml.StartElement) {
 		switch a.Name.Local {
 		case "fill", "stroke", "style", "color", "stop-color":
 			t.Errorf("<%s> has %s=%q: colours belong in static/lesson.css", el.Name.Local, a.Name.Local, a.Value)
-		case "x", "y", "x1", "y1", "x2", "y2", "width", "height", "rx", "font-size":
+		case "width", "height":
+			if el.Name.Local == "svg" {
+				// The picture's size, in rem so that it grows with the
+				// text; its geometry is the viewBox's.
+				if n, ok := strings.CutSuffix(a.Value, "rem"); !ok || n == "" || strings.Trim(n, "0123456789.") != "" {
+					t.Errorf("<svg %s=%q> is not a size in rem", a.Name.Local, a.Value)
+				}
+				continue
+			}
+			if _, err := strconv.Atoi(a.Value); err != nil {
+				t.Errorf("<%s %s=%q> is not a whole number", el.Name.Local, a.Name.Local, a.Value)
+			}
+		case "x", "y", "x1", "y1", "x2", "y2", "rx", "font-size":
 			if _, err := strconv.Atoi(a.Value); err != nil {
 				t.Errorf("<%s %s=%q> is not a whole number", el.Name.Local, a.Name.Local, a.Value)
 			}
