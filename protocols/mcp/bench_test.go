@@ -291,7 +291,7 @@ func (c *benchHTTP) send(msg []byte, notification bool) ([]byte, error) {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
-		req.Header.Set("MCP-Protocol-Version", LatestVersion)
+		req.Header.Set("MCP-Protocol-Version", LegacyVersion)
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
@@ -337,7 +337,7 @@ func (c *benchHTTP) close() error {
 		return err
 	}
 	req.Header.Set("Mcp-Session-Id", c.session)
-	req.Header.Set("MCP-Protocol-Version", LatestVersion)
+	req.Header.Set("MCP-Protocol-Version", LegacyVersion)
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return err

@@ -29,7 +29,7 @@ type ClientOptions struct {
 	Info Implementation
 
 	// Version is the protocol revision to ask for. Empty means
-	// LatestVersion. The server may answer with another; the client goes
+	// LegacyVersion. The server may answer with another; the client goes
 	// on if it speaks that one too.
 	Version string
 
@@ -118,7 +118,7 @@ func (c *Client) handshake(ctx context.Context, opts *ClientOptions) error {
 	}
 	p := InitializeParams{ProtocolVersion: opts.Version, ClientInfo: opts.Info}
 	if p.ProtocolVersion == "" {
-		p.ProtocolVersion = LatestVersion
+		p.ProtocolVersion = LegacyVersion
 	}
 	if p.ClientInfo == (Implementation{}) {
 		p.ClientInfo = Implementation{Name: "wirelab", Version: "dev"}
@@ -131,7 +131,7 @@ func (c *Client) handshake(ctx context.Context, opts *ClientOptions) error {
 	}
 	// "If the client does not support the version in the server's
 	// response, it SHOULD disconnect."
-	if !supportedVersion(res.ProtocolVersion) {
+	if !isLegacy(res.ProtocolVersion) {
 		return fmt.Errorf("initialize: the server chose protocol revision %q, which this client does not speak (it asked for %s)",
 			res.ProtocolVersion, p.ProtocolVersion)
 	}

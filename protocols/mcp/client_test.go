@@ -66,8 +66,8 @@ func TestClientAgainstOurServer(t *testing.T) {
 	ctx := context.Background()
 
 	init := c.InitializeResult()
-	if init.ProtocolVersion != LatestVersion || init.ServerInfo.Name != "wirelab" || init.ServerInfo.Version != "test" {
-		t.Errorf("initialize result = %+v, want revision %s from wirelab test", init, LatestVersion)
+	if init.ProtocolVersion != LegacyVersion || init.ServerInfo.Name != "wirelab" || init.ServerInfo.Version != "test" {
+		t.Errorf("initialize result = %+v, want revision %s from wirelab test", init, LegacyVersion)
 	}
 
 	list, err := c.ListTools(ctx)
@@ -423,8 +423,8 @@ func TestClientAgainstSDK(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 
-			if got := c.InitializeResult(); got.ProtocolVersion != LatestVersion || got.ServerInfo.Name != "sdk-server" {
-				t.Errorf("initialize result = %+v, want revision %s from sdk-server", got, LatestVersion)
+			if got := c.InitializeResult(); got.ProtocolVersion != LegacyVersion || got.ServerInfo.Name != "sdk-server" {
+				t.Errorf("initialize result = %+v, want revision %s from sdk-server", got, LegacyVersion)
 			}
 			list, err := c.ListTools(ctx)
 			if err != nil {

@@ -161,7 +161,7 @@ func TestClientAgainstOurHTTPServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if got := c.InitializeResult(); got.ProtocolVersion != LatestVersion || got.ServerInfo.Version != "test" {
+	if got := c.InitializeResult(); got.ProtocolVersion != LegacyVersion || got.ServerInfo.Version != "test" {
 		t.Errorf("initialize result = %+v", got)
 	}
 	if list, err := c.ListTools(ctx); err != nil || len(list) < 4 {

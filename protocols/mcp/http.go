@@ -242,7 +242,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 	// The session is busy until this message is handled, so it cannot
 	// be ended to make room while it is in use.
 	defer h.release(hs)
-	if v := r.Header.Get("MCP-Protocol-Version"); !starts && v != "" && !supportedVersion(v) {
+	if v := r.Header.Get("MCP-Protocol-Version"); !starts && v != "" && !isLegacy(v) {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("MCP-Protocol-Version %s is not one this server speaks (2025-11-25, 2025-06-18, 2025-03-26); send the version initialize agreed on", quote(v)))
 		return

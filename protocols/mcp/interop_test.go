@@ -57,7 +57,7 @@ func TestInteropSDKClient(t *testing.T) {
 		// server answers it with an error.
 		probe bool
 	}{
-		{"pinned", &sdk.ClientSessionOptions{ProtocolVersion: LatestVersion}, false},
+		{"pinned", &sdk.ClientSessionOptions{ProtocolVersion: LegacyVersion}, false},
 		{"default", nil, true},
 	}
 	for _, tr := range transports {
@@ -110,8 +110,8 @@ func TestInteropSDKClient(t *testing.T) {
 // initialize follows with 2025-11-25.
 func interopHandshake(t *testing.T, cs *sdk.ClientSession, wire *interopWire, probe bool) {
 	init := cs.InitializeResult()
-	if init.ProtocolVersion != LatestVersion {
-		t.Errorf("negotiated protocolVersion = %q, want %q", init.ProtocolVersion, LatestVersion)
+	if init.ProtocolVersion != LegacyVersion {
+		t.Errorf("negotiated protocolVersion = %q, want %q", init.ProtocolVersion, LegacyVersion)
 	}
 	if init.ServerInfo == nil || init.ServerInfo.Name != "wirelab" {
 		t.Errorf("serverInfo = %+v, want name wirelab", init.ServerInfo)
@@ -130,8 +130,8 @@ func interopHandshake(t *testing.T, cs *sdk.ClientSession, wire *interopWire, pr
 		t.Fatalf("the client opened with %q, want %q first\nwire:\n%s", methods, want, wire)
 	}
 	opening := sent[len(want)-1]
-	if got := opening.protocolVersion(); got != LatestVersion {
-		t.Errorf("initialize asked for protocolVersion %q, want %q", got, LatestVersion)
+	if got := opening.protocolVersion(); got != LegacyVersion {
+		t.Errorf("initialize asked for protocolVersion %q, want %q", got, LegacyVersion)
 	}
 	if !probe {
 		return

@@ -227,7 +227,7 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 // not found, at once, tells them to fall back to initialize.
 func discoverRefusal() *jsonrpc.Error {
 	return jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
-		"method \"server/discover\" not found: this server speaks revision %s; send initialize", LatestVersion)
+		"method \"server/discover\" not found: this server speaks revision %s; send initialize", LegacyVersion)
 }
 
 // handleNotification acts on a notification. It never answers.
@@ -281,8 +281,8 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	// Negotiation: echo the client's revision if we speak it; otherwise
 	// offer our latest, and the client decides whether to go on.
 	v := p.ProtocolVersion
-	if !supportedVersion(v) {
-		v = LatestVersion
+	if !isLegacy(v) {
+		v = LegacyVersion
 	}
 	ss.initialized, ss.version, ss.client = true, v, p.Capabilities
 	return &InitializeResult{

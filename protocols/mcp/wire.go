@@ -2,20 +2,6 @@ package mcp
 
 import "encoding/json"
 
-// LatestVersion is the newest protocol revision this server speaks, the
-// one the course teaches.
-const LatestVersion = "2025-11-25"
-
-// supportedVersion reports whether a revision is one this server speaks.
-// Revisions are dates, so a client and a server can tell which is newer.
-func supportedVersion(v string) bool {
-	switch v {
-	case "2025-11-25", "2025-06-18", "2025-03-26":
-		return true
-	}
-	return false
-}
-
 // Implementation names a client or a server and its version.
 type Implementation struct {
 	Name    string `json:"name"`
