@@ -87,10 +87,10 @@ func (f *ResultFields) resultFields() *ResultFields { return f }
 // DiscoverResult answers server/discover: the revisions the server speaks,
 // what it offers, and who it is (in _meta, serverInfo).
 type DiscoverResult struct {
-	ResultFields
 	SupportedVersions []string           `json:"supportedVersions"`
 	Capabilities      ServerCapabilities `json:"capabilities"`
 	Instructions      string             `json:"instructions,omitempty"`
+	ResultFields
 }
 
 // InputRequiredResult is a modern server's "not yet": to finish the

@@ -22,6 +22,11 @@ type exchange struct {
 	allow func(tools.Scope) bool // the scopes the caller holds; nil: all
 
 	progressToken json.RawMessage // from the request's _meta; nil: no progress wanted
+
+	// modern is the request's own view of the client in the modern era,
+	// read from its _meta; nil in a legacy session, where the session
+	// holds that view since initialize.
+	modern *modernCall
 }
 
 // progress sends notifications/progress if the client asked for it by
@@ -91,14 +96,73 @@ func (x *exchange) request(ctx context.Context, method string, params any) (json
 	}
 }
 
+// question is one thing the server needs from the client while it handles
+// a request: a key of the server's choosing, and the request a legacy
+// server would send (elicitation/create, sampling/createMessage,
+// roots/list).
+type question struct {
+	key    string
+	method string
+	params any
+}
+
+// ask gets the client's answers to one or more questions, in order.
+//
+// In a legacy session the server sends each as a request of its own and
+// waits. In the modern era the server sends nothing: an answer either came
+// with this request (params.inputResponses, or carried over in
+// requestState from an earlier round) or it did not, and then ask returns
+// an *inputRequired error, which handleModern turns into an
+// InputRequiredResult that lists every missing question. The client
+// answers and sends the request again, and the handler runs again from
+// the top, this time finding its answers.
+func (x *exchange) ask(ctx context.Context, qs ...question) ([]json.RawMessage, error) {
+	answers := make([]json.RawMessage, len(qs))
+	if x.modern == nil {
+		for i, q := range qs {
+			a, err := x.request(ctx, q.method, q.params)
+			if err != nil {
+				return nil, err
+			}
+			answers[i] = a
+		}
+		return answers, nil
+	}
+	missing := &inputRequired{requests: make(map[string]InputRequest)}
+	for i, q := range qs {
+		if a, ok := x.modern.answers[q.key]; ok {
+			answers[i] = a
+			continue
+		}
+		b, err := json.Marshal(q.params)
+		if err != nil {
+			return nil, err
+		}
+		missing.requests[q.key] = InputRequest{Method: q.method, Params: b}
+	}
+	if len(missing.requests) > 0 {
+		return nil, missing
+	}
+	return answers, nil
+}
+
 // logLevels are the levels of notifications/message, from the syslog
 // severities of RFC 5424, least severe first.
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// log sends a log message if the client asked for messages of this level
-// with logging/setLevel. Until it asks, this server sends none.
+// log sends a log message if the client asked for messages of this level:
+// with logging/setLevel in a legacy session, or in the request's _meta in
+// the modern era. Until it asks, this server sends none.
 func (x *exchange) log(level, logger string, data any) {
 	i := slices.Index(logLevels, level)
+	if x.modern != nil {
+		// The modern era has no logging/setLevel: a request that wants
+		// log messages names the level in its own _meta.
+		if x.modern.logLevel >= 0 && i >= x.modern.logLevel {
+			x.notify("notifications/message", LogParams{Level: level, Logger: logger, Data: data})
+		}
+		return
+	}
 	x.ss.mu.Lock()
 	wanted := x.ss.logLevel >= 0 && i >= x.ss.logLevel
 	x.ss.mu.Unlock()
@@ -107,10 +171,13 @@ func (x *exchange) log(level, logger string, data any) {
 	}
 }
 
-// clientCan reports whether the client declared a capability in
-// initialize: the server must not send requests it did not offer to
-// answer.
+// clientCan reports whether the client declared a capability, in
+// initialize or, in the modern era, in this request's _meta: the server
+// must not ask what the client did not offer to answer.
 func (x *exchange) clientCan(capability func(ClientCapabilities) json.RawMessage) bool {
+	if x.modern != nil {
+		return capability(x.modern.client) != nil
+	}
 	x.ss.mu.Lock()
 	defer x.ss.mu.Unlock()
 	return capability(x.ss.client) != nil

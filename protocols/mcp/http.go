@@ -77,6 +77,9 @@ type HTTPHandler struct {
 	sessionIdle time.Duration
 	ctx         context.Context // ends every session, at Close
 	stop        context.CancelFunc
+	// modern serves the requests of the modern era, which belong to no
+	// session; it only tracks them while they run.
+	modern *session
 
 	// mu guards sessions, the notes on ended sessions, and each
 	// session's busy and lastUsed.
@@ -121,6 +124,7 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 		h.sessionIdle = DefaultSessionIdle
 	}
 	h.ctx, h.stop = context.WithCancel(context.Background())
+	h.modern = &session{srv: s, logLevel: -1}
 	return h
 }
 
@@ -215,12 +219,13 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 
 	var hs *httpSession
 	req, _ := msg.(*jsonrpc.Request)
-	if req != nil && req.Method == "server/discover" && r.Header.Get("Mcp-Session-Id") == "" {
-		// The probe comes before any session, and its
-		// MCP-Protocol-Version names the revision the client hopes for.
-		// Answer it as stdio does, so the client falls back to
-		// initialize at once.
-		writeJSON(w, http.StatusOK, jsonrpc.NewErrorResponse(req.ID, discoverRefusal()))
+	if req != nil && !req.IsNotification() && r.Header.Get("Mcp-Session-Id") == "" && req.Method != "initialize" &&
+		(isModern(req) || r.Header.Get("MCP-Protocol-Version") == ModernVersion) {
+		// No session and no initialize, and the body or the header
+		// names the modern era: a request that stands alone
+		// (httpmodern.go). Anything else without a session is a legacy
+		// client that forgot its Mcp-Session-Id, and is told so.
+		h.postModern(w, r, req, allow)
 		return
 	}
 	starts := req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == ""
@@ -274,7 +279,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 			h.remove(hs.id)
 			w.Header().Del("Mcp-Session-Id")
 		}
-		reply.finish(resp)
+		reply.finish(resp, http.StatusOK)
 	}
 }
 

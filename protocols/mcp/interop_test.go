@@ -52,10 +52,9 @@ func TestInteropSDKClient(t *testing.T) {
 	versions := []struct {
 		name string
 		opts *sdk.ClientSessionOptions
-		// probe: the SDK first sends server/discover, the stateless
-		// revision's opening, and falls back to initialize when the
-		// server answers it with an error.
-		probe bool
+		// modern: the SDK speaks 2026-07-28, which has no session and
+		// no ping.
+		modern bool
 	}{
 		{"pinned", &sdk.ClientSessionOptions{ProtocolVersion: LegacyVersion}, false},
 		{"default", nil, true},
@@ -81,13 +80,16 @@ func TestInteropSDKClient(t *testing.T) {
 				var wire interopWire
 				cs, released := tr.connect(t, client, v.opts, &wire)
 
-				t.Run("handshake", func(t *testing.T) { interopHandshake(t, cs, &wire, v.probe) })
+				t.Run("handshake", func(t *testing.T) { interopHandshake(t, cs, &wire, v.modern) })
 				t.Run("tools", func(t *testing.T) { interopTools(ctx, t, cs) })
 				t.Run("resources", func(t *testing.T) { interopResources(ctx, t, cs) })
 				t.Run("prompts", func(t *testing.T) { interopPrompts(ctx, t, cs) })
 				t.Run("progress", func(t *testing.T) { interopProgress(ctx, t, cs, progress) })
 				t.Run("elicitation", func(t *testing.T) { interopElicitation(ctx, t, cs, user) })
 				t.Run("ping", func(t *testing.T) {
+					if v.modern {
+						t.Skip("2026-07-28 has no ping: there is no session to keep alive")
+					}
 					if err := cs.Ping(ctx, nil); err != nil {
 						t.Fatalf("ping: %v", err)
 					}
@@ -104,52 +106,55 @@ func TestInteropSDKClient(t *testing.T) {
 	}
 }
 
-// interopHandshake checks what initialize agreed on, and the messages
-// that opened the session: with the revision pinned, initialize comes
-// first; by default, server/discover comes first, gets an error, and
-// initialize follows with 2025-11-25.
-func interopHandshake(t *testing.T, cs *sdk.ClientSession, wire *interopWire, probe bool) {
-	init := cs.InitializeResult()
-	if init.ProtocolVersion != LegacyVersion {
-		t.Errorf("negotiated protocolVersion = %q, want %q", init.ProtocolVersion, LegacyVersion)
-	}
-	if init.ServerInfo == nil || init.ServerInfo.Name != "wirelab" {
-		t.Errorf("serverInfo = %+v, want name wirelab", init.ServerInfo)
-	}
-
+// interopHandshake checks how the client opened. Pinned to 2025-11-25,
+// it sends initialize first and agrees on that revision. By default the
+// SDK speaks 2026-07-28: it sends server/discover, this server answers it
+// with the revisions it speaks, and no initialize follows: every later
+// request carries its own _meta.
+func interopHandshake(t *testing.T, cs *sdk.ClientSession, wire *interopWire, modern bool) {
 	sent := wire.requests()
 	var methods []string
 	for _, m := range sent {
 		methods = append(methods, m.Method)
 	}
-	want := []string{"initialize"}
-	if probe {
-		want = []string{"server/discover", "initialize"}
-	}
-	if len(methods) < len(want) || !slices.Equal(methods[:len(want)], want) {
-		t.Fatalf("the client opened with %q, want %q first\nwire:\n%s", methods, want, wire)
-	}
-	opening := sent[len(want)-1]
-	if got := opening.protocolVersion(); got != LegacyVersion {
-		t.Errorf("initialize asked for protocolVersion %q, want %q", got, LegacyVersion)
-	}
-	if !probe {
+	if !modern {
+		init := cs.InitializeResult()
+		if init.ProtocolVersion != LegacyVersion {
+			t.Errorf("negotiated protocolVersion = %q, want %q", init.ProtocolVersion, LegacyVersion)
+		}
+		if init.ServerInfo == nil || init.ServerInfo.Name != "wirelab" {
+			t.Errorf("serverInfo = %+v, want name wirelab", init.ServerInfo)
+		}
+		if len(methods) == 0 || methods[0] != "initialize" {
+			t.Fatalf("the client opened with %q, want initialize first\nwire:\n%s", methods, wire)
+		}
+		if got := sent[0].protocolVersion(); got != LegacyVersion {
+			t.Errorf("initialize asked for protocolVersion %q, want %q", got, LegacyVersion)
+		}
 		return
 	}
-	discover := sent[0]
-	if got := discover.metaVersion(); got != "2026-07-28" {
-		t.Errorf("server/discover carried _meta protocolVersion %q, want 2026-07-28", got)
+	if len(methods) == 0 || methods[0] != "server/discover" {
+		t.Fatalf("the client opened with %q, want server/discover first\nwire:\n%s", methods, wire)
 	}
-	// The fallback is immediate only if the probe is answered, with an
-	// error; silence would hold Connect until its context ran out. This
-	// server says -32601 on both transports, as a 2025-11-25 server that
-	// has never heard of the method would.
+	if slices.Contains(methods, "initialize") {
+		t.Errorf("the client sent initialize after server/discover succeeded: %q\nwire:\n%s", methods, wire)
+	}
+	discover := sent[0]
+	if got := discover.metaVersion(); got != ModernVersion {
+		t.Errorf("server/discover carried _meta protocolVersion %q, want %s", got, ModernVersion)
+	}
 	answer, ok := wire.answerTo(discover)
 	if !ok {
 		t.Fatalf("server/discover (id %s) got no answer with its id\nwire:\n%s", discover.ID, wire)
 	}
-	if answer.Error == nil || answer.Error.Code != sdkjsonrpc.CodeMethodNotFound {
-		t.Errorf("server/discover was answered with %s, want a JSON-RPC error with code -32601", answer.raw)
+	var res DiscoverResult
+	if answer.Error != nil || json.Unmarshal(answer.Result, &res) != nil || !slices.Contains(res.SupportedVersions, ModernVersion) {
+		t.Errorf("server/discover was answered with %s, want a result whose supportedVersions has %s", answer.raw, ModernVersion)
+	}
+	for _, m := range sent[1:] {
+		if m.metaVersion() != ModernVersion {
+			t.Errorf("%s carried _meta protocolVersion %q, want %s on every request", m.Method, m.metaVersion(), ModernVersion)
+		}
 	}
 }
 

@@ -36,7 +36,8 @@ type interopMessage struct {
 		ProtocolVersion string         `json:"protocolVersion"`
 		Meta            map[string]any `json:"_meta"`
 	} `json:"params"`
-	Error *struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
 		Code int64 `json:"code"`
 	} `json:"error"`
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -16,9 +17,11 @@ const maxCompletions = 100
 
 // prompt is a prompt and the code that fills it in. get may assume the
 // required arguments are there; complete offers values for one argument.
+// A prompt that needs to ask the user first has ask instead of get.
 type prompt struct {
 	Prompt
 	get      func(args map[string]string) []PromptMessage
+	ask      func(ctx context.Context, x *exchange, args map[string]string) ([]PromptMessage, error)
 	complete func(arg, prefix string) []string
 }
 
@@ -82,7 +85,7 @@ func (ss *session) listPrompts(raw json.RawMessage) (*ListPromptsResult, error) 
 	return &ListPromptsResult{Prompts: list, NextCursor: next}, nil
 }
 
-func (ss *session) getPrompt(raw json.RawMessage) (*GetPromptResult, error) {
+func (ss *session) getPrompt(ctx context.Context, x *exchange, raw json.RawMessage) (*GetPromptResult, error) {
 	var p GetPromptParams
 	if err := decodeParams("prompts/get", raw, &p); err != nil {
 		return nil, err
@@ -99,6 +102,13 @@ func (ss *session) getPrompt(raw json.RawMessage) (*GetPromptResult, error) {
 	}
 	if len(missing) > 0 {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: prompt %q needs the argument(s) %s", p.Name, strings.Join(missing, ", "))
+	}
+	if pr.ask != nil {
+		msgs, err := pr.ask(ctx, x, p.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		return &GetPromptResult{Description: pr.Description, Messages: msgs}, nil
 	}
 	return &GetPromptResult{Description: pr.Description, Messages: pr.get(p.Arguments)}, nil
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -49,6 +50,10 @@ type Server struct {
 	templates  []resourceTemplate
 	prompts    []prompt
 
+	// stateKey signs the requestState of modern input_required results
+	// (requeststate.go). It is made at start and never leaves the process.
+	stateKey []byte
+
 	mu       sync.Mutex            // guards sessions and deploys
 	sessions map[*session]struct{} // live sessions, to tell about changed resources
 	deploys  []string              // the deploy log, one line per deploy
@@ -60,7 +65,8 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 		opts = &ServerOptions{}
 	}
 	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
-		sessions: make(map[*session]struct{})}
+		sessions: make(map[*session]struct{}), stateKey: make([]byte, 32)}
+	rand.Read(s.stateKey) // never fails (crypto/rand)
 	if s.version == "" {
 		s.version = "dev"
 	}
@@ -132,25 +138,37 @@ func (ss *session) endInput() {
 	ss.inputOnce.Do(func() { close(ss.inputDone) })
 }
 
-// handleRequest runs one request and returns its answer, or nil when
-// there must be none (the client cancelled it). send carries the
-// notifications and requests that belong to this request (progress, log
-// messages, elicitation); allow says which scopes the caller holds (nil:
-// all of them).
+// handleRequest runs one request of a legacy session and returns its
+// answer, or nil when there must be none (the client cancelled it). send
+// carries the notifications and requests that belong to this request
+// (progress, log messages, elicitation); allow says which scopes the
+// caller holds (nil: all of them).
 func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request, send func(any) error, allow func(tools.Scope) bool) *jsonrpc.Response {
+	x := &exchange{ss: ss, send: send, allow: allow}
+	return ss.respond(ctx, req, x, ss.dispatch)
+}
+
+// respond runs a request through dispatch and makes its answer: a result,
+// or a JSON-RPC error. While it runs, notifications/cancelled can find it
+// by id, unless the session keeps no such map (modern requests over HTTP,
+// which many clients share, each with its own ids, and which a client
+// cancels by closing the stream).
+func (ss *session) respond(ctx context.Context, req *jsonrpc.Request, x *exchange,
+	dispatch func(context.Context, *exchange, *jsonrpc.Request) (any, error)) *jsonrpc.Response {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ss.mu.Lock()
-	ss.running[req.ID] = cancel
-	ss.mu.Unlock()
-	defer func() {
+	if ss.running != nil {
 		ss.mu.Lock()
-		delete(ss.running, req.ID)
+		ss.running[req.ID] = cancel
 		ss.mu.Unlock()
-	}()
+		defer func() {
+			ss.mu.Lock()
+			delete(ss.running, req.ID)
+			ss.mu.Unlock()
+		}()
+	}
 
-	x := &exchange{ss: ss, send: send, allow: allow}
-	result, err := ss.dispatch(ctx, x, req)
+	result, err := dispatch(ctx, x, req)
 	if errors.Is(ctx.Err(), context.Canceled) {
 		// "Receivers of a cancellation notification SHOULD ... not send a
 		// response for the cancelled request."
@@ -188,8 +206,6 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 	case "ping":
 		// Allowed at any time, even before initialization.
 		return struct{}{}, nil
-	case "server/discover":
-		return nil, discoverRefusal()
 	}
 	if !ss.ready() {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
@@ -213,21 +229,13 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 	case "prompts/list":
 		return ss.listPrompts(req.Params)
 	case "prompts/get":
-		return ss.getPrompt(req.Params)
+		return ss.getPrompt(ctx, x, req.Params)
 	case "completion/complete":
 		return ss.complete(req.Params)
 	case "logging/setLevel":
 		return ss.setLevel(req.Params)
 	}
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
-}
-
-// discoverRefusal answers server/discover, the probe that newer clients
-// send first, hoping for the stateless revision planned for 2026. Method
-// not found, at once, tells them to fall back to initialize.
-func discoverRefusal() *jsonrpc.Error {
-	return jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
-		"method \"server/discover\" not found: this server speaks revision %s; send initialize", LegacyVersion)
 }
 
 // handleNotification acts on a notification. It never answers.
@@ -278,8 +286,10 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	if ss.initialized {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: the session is already initialized")
 	}
-	// Negotiation: echo the client's revision if we speak it; otherwise
-	// offer our latest, and the client decides whether to go on.
+	// Negotiation: echo the client's revision if we speak it in a
+	// session; otherwise offer our latest with sessions (a client that
+	// asks for 2026-07-28 here gets 2025-11-25: the newer revision has no
+	// initialize), and the client decides whether to go on.
 	v := p.ProtocolVersion
 	if !isLegacy(v) {
 		v = LegacyVersion
@@ -287,14 +297,8 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	ss.initialized, ss.version, ss.client = true, v, p.Capabilities
 	return &InitializeResult{
 		ProtocolVersion: v,
-		Capabilities: ServerCapabilities{
-			Tools:       &ToolsCapability{},
-			Resources:   &ResourcesCapability{Subscribe: true},
-			Prompts:     &PromptsCapability{},
-			Logging:     &struct{}{},
-			Completions: &struct{}{},
-		},
-		ServerInfo: Implementation{Name: "wirelab", Title: "wirelab tool server", Version: ss.srv.version},
+		Capabilities:    capabilities(false),
+		ServerInfo:      ss.srv.info(),
 	}, nil
 }
 

@@ -100,13 +100,15 @@ func (p *postReply) send(msg any) error {
 }
 
 // finish sends the answer and ends the reply. A nil answer (the client
-// cancelled the request) ends the stream without one.
-func (p *postReply) finish(resp *jsonrpc.Response) {
+// cancelled the request) ends the stream without one. status is the HTTP
+// status of an answer sent as plain JSON; once a stream has begun, the
+// status was 200.
+func (p *postReply) finish(resp *jsonrpc.Response, status int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stream == nil && resp != nil {
 		// Nothing came before the answer: plain JSON.
-		writeJSON(p.w, http.StatusOK, resp)
+		writeJSON(p.w, status, resp)
 		p.stream = &sseStream{done: true} // a late message has nowhere to go
 		return
 	}

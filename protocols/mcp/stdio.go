@@ -24,8 +24,10 @@ type line struct {
 	err  error
 }
 
-// ServeStdio runs one session over a pair of streams, one JSON-RPC message
-// per line: in is the client's stdin to us, out our stdout to it. It
+// ServeStdio serves one client over a pair of streams, one JSON-RPC
+// message per line: in is the client's stdin to us, out our stdout to it.
+// Both eras share the pipe: initialize opens a legacy session, and a
+// request whose _meta names a revision is served on its own (modern.go). It
 // returns when in ends (the client is done) and every request has been
 // answered, or when ctx ends.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -101,6 +103,19 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		case *jsonrpc.Request:
 			if m.IsNotification() {
 				ss.handleNotification(m)
+				break
+			}
+			if isModern(m) {
+				// A request of the modern era stands alone: it is served
+				// from what it carries, whatever the session did before,
+				// and runs concurrently like any other.
+				running.Add(1)
+				go func() {
+					defer running.Done()
+					if resp := ss.handleModern(ctx, m, send, nil); resp != nil {
+						send(resp)
+					}
+				}()
 				break
 			}
 			if m.Method == "initialize" || !ss.ready() {

@@ -90,17 +90,22 @@ func (ss *session) callTool(ctx context.Context, x *exchange, raw json.RawMessag
 }
 
 // confirm asks the user, with elicitation/create, whether a call may go
-// ahead. It returns nil to go ahead, or the tool result that says why not.
+// ahead: a request to the client in a legacy session, an input request
+// named "confirm" in the modern era. It returns nil to go ahead, or the tool result that says why not.
 func (x *exchange) confirm(ctx context.Context, name string, args json.RawMessage, needs []tools.Scope) (*CallToolResult, error) {
 	scopes := make([]string, len(needs))
 	for i, s := range needs {
 		scopes[i] = string(s)
 	}
-	answer, err := x.request(ctx, "elicitation/create", ElicitParams{
+	answers, err := x.ask(ctx, question{key: "confirm", method: "elicitation/create", params: ElicitParams{
 		Message: fmt.Sprintf("%s %s needs the %s permission. Go ahead?", name, compact(args), strings.Join(scopes, ", ")),
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Go ahead",` +
 			`"description":"true runs the tool; false stops it"}},"required":["confirm"]}`),
-	})
+	}})
+	var answer json.RawMessage
+	if err == nil {
+		answer = answers[0]
+	}
 	var rpcErr *jsonrpc.Error
 	switch {
 	case errors.As(err, &rpcErr):

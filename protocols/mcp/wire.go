@@ -80,8 +80,9 @@ type ListParams struct {
 // ListToolsResult is a page of tools. An empty NextCursor means the last
 // page.
 type ListToolsResult struct {
-	Tools      []Tool `json:"tools"`
-	NextCursor string `json:"nextCursor,omitempty"`
+	Tools        []Tool `json:"tools"`
+	NextCursor   string `json:"nextCursor,omitempty"`
+	ResultFields        // modern era only: resultType, caching hints, serverInfo
 }
 
 // CallToolParams names a tool and its arguments.
@@ -104,6 +105,7 @@ type CallToolResult struct {
 	Content           []Content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
+	ResultFields                      // modern era only: resultType, caching hints, serverInfo
 }
 
 // Content is one block of a tool's result or a prompt's message. Type says
@@ -151,14 +153,16 @@ type ResourceContents struct {
 
 // ListResourcesResult is a page of resources.
 type ListResourcesResult struct {
-	Resources  []Resource `json:"resources"`
-	NextCursor string     `json:"nextCursor,omitempty"`
+	Resources    []Resource `json:"resources"`
+	NextCursor   string     `json:"nextCursor,omitempty"`
+	ResultFields            // modern era only: resultType, caching hints, serverInfo
 }
 
 // ListResourceTemplatesResult is a page of resource templates.
 type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	NextCursor        string             `json:"nextCursor,omitempty"`
+	ResultFields                         // modern era only: resultType, caching hints, serverInfo
 }
 
 // ResourceParams names one resource: the params of resources/read,
@@ -170,7 +174,8 @@ type ResourceParams struct {
 
 // ReadResourceResult is the contents of a resource.
 type ReadResourceResult struct {
-	Contents []ResourceContents `json:"contents"`
+	Contents     []ResourceContents `json:"contents"`
+	ResultFields                    // modern era only: resultType, caching hints, serverInfo
 }
 
 // Prompt is one entry of prompts/list: a message template the user picks,
@@ -191,8 +196,9 @@ type PromptArgument struct {
 
 // ListPromptsResult is a page of prompts.
 type ListPromptsResult struct {
-	Prompts    []Prompt `json:"prompts"`
-	NextCursor string   `json:"nextCursor,omitempty"`
+	Prompts      []Prompt `json:"prompts"`
+	NextCursor   string   `json:"nextCursor,omitempty"`
+	ResultFields          // modern era only: resultType, caching hints, serverInfo
 }
 
 // GetPromptParams picks a prompt and fills in its arguments, all strings.
@@ -203,8 +209,9 @@ type GetPromptParams struct {
 
 // GetPromptResult is the filled-in prompt: messages for the conversation.
 type GetPromptResult struct {
-	Description string          `json:"description,omitempty"`
-	Messages    []PromptMessage `json:"messages"`
+	Description  string          `json:"description,omitempty"`
+	Messages     []PromptMessage `json:"messages"`
+	ResultFields                 // modern era only: resultType, caching hints, serverInfo
 }
 
 // PromptMessage is one message of a prompt, from the user or the assistant.
@@ -234,6 +241,7 @@ type CompleteResult struct {
 		Total   int      `json:"total,omitempty"`
 		HasMore bool     `json:"hasMore,omitempty"`
 	} `json:"completion"`
+	ResultFields // modern era only: resultType, caching hints, serverInfo
 }
 
 // SetLevelParams is the body of logging/setLevel: the lowest level of log

@@ -1,0 +1,293 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// The modern era (2026-07-28) has no session: everything the server needs
+// to know about its client comes with each request, in params._meta:
+//
+//	{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"},
+//	 "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+//
+// and every result says what it is, "resultType":"complete" (or
+// "input_required", see ask), and who answered, in its own _meta.
+
+// modernCall is one modern request's view of its client, read from its
+// _meta, plus the answers it brought to earlier questions.
+type modernCall struct {
+	version  string
+	client   ClientCapabilities
+	logLevel int // index into logLevels of the lowest level wanted; -1: none asked for
+
+	// answers holds the client's answers by question key: this request's
+	// inputResponses, with those of earlier rounds that the verified
+	// requestState carried.
+	answers map[string]json.RawMessage
+	// stateVerified says the request brought a requestState and it
+	// verified.
+	stateVerified bool
+}
+
+// inputRequired is the "not yet" of the modern era: the handler needs
+// answers the request did not bring. It is not an error on the wire:
+// dispatchModern turns it into an InputRequiredResult.
+type inputRequired struct {
+	requests map[string]InputRequest
+}
+
+func (e *inputRequired) Error() string {
+	return fmt.Sprintf("input required: %d question(s) for the client", len(e.requests))
+}
+
+// isModern reports whether a request speaks the modern era: it is
+// server/discover, which only the modern era has, or its params._meta has
+// a key of the modern era. (A progressToken alone does not count: legacy
+// requests have that too.) A request that is not modern belongs to a
+// legacy session.
+func isModern(req *jsonrpc.Request) bool {
+	if req.Method == "server/discover" {
+		return true
+	}
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(req.Params, &p) != nil {
+		return false
+	}
+	for k := range p.Meta {
+		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			return true
+		}
+	}
+	return false
+}
+
+// modernParams are the members every modern request may carry besides its
+// own: its _meta, and, when it is sent again after an input_required
+// result, the client's answers and the server's state, echoed.
+type modernParams struct {
+	Meta           map[string]json.RawMessage `json:"_meta"`
+	InputResponses json.RawMessage            `json:"inputResponses"`
+	RequestState   *string                    `json:"requestState"`
+}
+
+// readModernCall reads a modern request's _meta. A missing or malformed
+// required field is -32602, a revision the server does not speak -32022.
+func readModernCall(req *jsonrpc.Request) (*modernCall, *modernParams, error) {
+	var p modernParams
+	if len(req.Params) > 0 {
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", req.Method, err)
+		}
+	}
+	missing := func(what string) error {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+			"invalid params: %s: params._meta has no %s; in revision %s every request carries %s (a string) and %s (an object, {} for none); a %s session begins with initialize instead",
+			req.Method, what, ModernVersion, MetaProtocolVersion, MetaClientCapabilities, LegacyVersion)
+	}
+	rawVersion, ok := p.Meta[MetaProtocolVersion]
+	if !ok {
+		return nil, nil, missing(MetaProtocolVersion)
+	}
+	c := &modernCall{logLevel: -1}
+	if json.Unmarshal(rawVersion, &c.version) != nil || c.version == "" {
+		return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+			"invalid params: %s: %s must be a revision, such as %q; got %s", req.Method, MetaProtocolVersion, ModernVersion, compact(rawVersion))
+	}
+	if c.version != ModernVersion {
+		why := "this server does not speak it"
+		if isLegacy(c.version) {
+			why = "it is a revision with sessions: open it with initialize instead"
+		}
+		data, _ := json.Marshal(UnsupportedVersionData{Supported: []string{ModernVersion}, Requested: c.version})
+		return nil, nil, &jsonrpc.Error{Code: CodeUnsupportedVersion, Data: data,
+			Message: fmt.Sprintf("unsupported protocol version %q in %s: %s; per request this server speaks %s", c.version, MetaProtocolVersion, why, ModernVersion)}
+	}
+	rawCaps, ok := p.Meta[MetaClientCapabilities]
+	if !ok {
+		return nil, nil, missing(MetaClientCapabilities)
+	}
+	if err := json.Unmarshal(rawCaps, &c.client); err != nil || !isObject(rawCaps) {
+		return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+			"invalid params: %s: %s must be an object, {} for none; got %s", req.Method, MetaClientCapabilities, compact(rawCaps))
+	}
+	if raw, ok := p.Meta[MetaClientInfo]; ok {
+		var info Implementation
+		if json.Unmarshal(raw, &info) != nil || !isObject(raw) {
+			return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+				`invalid params: %s: %s must be {"name": string, "version": string}; got %s`, req.Method, MetaClientInfo, compact(raw))
+		}
+	}
+	if raw, ok := p.Meta[MetaLogLevel]; ok {
+		var level string
+		json.Unmarshal(raw, &level)
+		if c.logLevel = slices.Index(logLevels, level); c.logLevel < 0 {
+			return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+				"invalid params: %s: %s must be one of %v; got %s", req.Method, MetaLogLevel, logLevels, compact(raw))
+		}
+	}
+	return c, &p, nil
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return strings.HasPrefix(s, "{")
+}
+
+// handleModern answers one modern request. It needs no session: the
+// request says everything. ss is the connection's session (stdio) or the
+// handler's (HTTP), used only so that notifications/cancelled can find
+// the request while it runs.
+func (ss *session) handleModern(ctx context.Context, req *jsonrpc.Request, send func(any) error, allow func(tools.Scope) bool) *jsonrpc.Response {
+	x := &exchange{ss: ss, send: send, allow: allow}
+	return ss.respond(ctx, req, x, ss.dispatchModern)
+}
+
+// dispatchModern reads the request's _meta, routes it, and turns the
+// handler's answer into a modern result.
+func (ss *session) dispatchModern(ctx context.Context, x *exchange, req *jsonrpc.Request) (any, error) {
+	call, p, err := readModernCall(req)
+	if err != nil {
+		return nil, err
+	}
+	x.modern = call
+	if err := ss.srv.readAnswers(req, call, p); err != nil {
+		return nil, err
+	}
+	result, err := ss.routeModern(ctx, x, req)
+	var more *inputRequired
+	if errors.As(err, &more) {
+		if !acceptsInput(req.Method) {
+			return nil, fmt.Errorf("%s asked the client a question, which the modern era allows only in tools/call, prompts/get and resources/read", req.Method)
+		}
+		state, err := ss.srv.signState(req, call.answers)
+		if err != nil {
+			return nil, err
+		}
+		result, err = &InputRequiredResult{InputRequests: more.requests, RequestState: state}, nil
+		result.(*InputRequiredResult).ResultType = ResultInputRequired
+		return result, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	ss.srv.complete(req.Method, result)
+	return result, nil
+}
+
+// acceptsInput reports whether a method may answer input_required: the
+// three whose handlers may need the user.
+func acceptsInput(method string) bool {
+	return method == "tools/call" || method == "prompts/get" || method == "resources/read"
+}
+
+// routeModern routes a modern request by method. The methods that lean on
+// a session are not part of this era: initialize (there is nothing to
+// open), ping (nothing to keep alive), logging/setLevel (the level comes
+// with each request) and resources/subscribe.
+func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Request) (any, error) {
+	switch req.Method {
+	case "server/discover":
+		return ss.srv.discover(), nil
+	case "tools/list":
+		return ss.listTools(req.Params)
+	case "tools/call":
+		return ss.callTool(ctx, x, req.Params)
+	case "resources/list":
+		return ss.listResources(req.Params)
+	case "resources/templates/list":
+		return ss.listTemplates(req.Params)
+	case "resources/read":
+		return ss.readResource(req.Params)
+	case "prompts/list":
+		return ss.listPrompts(req.Params)
+	case "prompts/get":
+		return ss.getPrompt(ctx, x, req.Params)
+	case "completion/complete":
+		return ss.complete(req.Params)
+	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
+			"method %q not found in revision %s, which has no sessions; send it without io.modelcontextprotocol/* keys in _meta to use it in a %s session", req.Method, ModernVersion, LegacyVersion)
+	}
+	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
+}
+
+// capabilities lists what the server offers. The legacy era has
+// resources/subscribe and logging/setLevel; the modern era has neither
+// (its subscriptions/listen is not served here).
+func capabilities(modern bool) ServerCapabilities {
+	c := ServerCapabilities{
+		Tools:       &ToolsCapability{},
+		Resources:   &ResourcesCapability{Subscribe: !modern},
+		Prompts:     &PromptsCapability{},
+		Completions: &struct{}{},
+	}
+	if !modern {
+		c.Logging = &struct{}{}
+	}
+	return c
+}
+
+// discover answers server/discover.
+func (s *Server) discover() *DiscoverResult {
+	return &DiscoverResult{SupportedVersions: SupportedVersions(), Capabilities: capabilities(true)}
+}
+
+// listTTL is how long, in milliseconds, a client may keep a list before
+// asking again: the catalogue is fixed while the server runs.
+const listTTL = 60_000
+
+// complete fills in the members every modern result carries: resultType,
+// the server's name in _meta, and, on the results a client may cache, how
+// long (ttlMs) and for whom (cacheScope). Everything here is the same for
+// every caller, so "public"; the deploy log changes with every deploy, so
+// it is never fresh.
+func (s *Server) complete(method string, result any) {
+	r, ok := result.(interface{ resultFields() *ResultFields })
+	if !ok {
+		return
+	}
+	f := r.resultFields()
+	f.ResultType = ResultComplete
+	f.Meta, _ = json.Marshal(map[string]Implementation{MetaServerInfo: s.info()})
+	switch method {
+	case "server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read":
+		ttl := int64(listTTL)
+		if rr, ok := result.(*ReadResourceResult); ok && len(rr.Contents) > 0 && rr.Contents[0].URI == deployLogURI {
+			ttl = 0
+		}
+		f.TTLMs, f.CacheScope = &ttl, "public"
+	}
+}
+
+// info is who the server is, for serverInfo.
+func (s *Server) info() Implementation {
+	return Implementation{Name: "wirelab", Title: "wirelab tool server", Version: s.version}
+}
+
+// modernStatus is the HTTP status of a modern answer: 404 for an unknown
+// method, 400 for a request the client must change, 200 otherwise (a
+// tool error is a result, so 200 too).
+func modernStatus(resp *jsonrpc.Response) int {
+	if resp == nil || resp.Error == nil {
+		return http.StatusOK
+	}
+	switch resp.Error.Code {
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	case jsonrpc.CodeInvalidParams, jsonrpc.CodeInvalidRequest, CodeHeaderMismatch, CodeMissingClientCapability, CodeUnsupportedVersion:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
