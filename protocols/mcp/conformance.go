@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -106,8 +107,12 @@ func addFixtures(s *Server) {
 				`"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`),
 		fixture("json_schema_2020_12_tool", "Has an input schema that uses JSON Schema 2020-12 keywords.",
 			`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",`+
-				`"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},`+
-				`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`,
+				`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},`+
+				`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},`+
+				`"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},`+
+				`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],`+
+				`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},`+
+				`"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`,
 			func(ctx context.Context, x *exchange, raw json.RawMessage) (*CallToolResult, error) {
 				return text("Received: " + compact(raw)), nil
 			}),
@@ -134,6 +139,7 @@ func addFixtures(s *Server) {
 		complete: func(variable, prefix string) []string { return withPrefix([]string{"1", "2", "3"}, prefix) },
 	})
 
+	addModernFixtures(s)
 	s.prompts = append(s.prompts,
 		prompt{Prompt: Prompt{Name: "test_simple_prompt", Description: "A prompt without arguments."},
 			get: func(map[string]string) []PromptMessage {
@@ -192,20 +198,24 @@ func elicitFixture(name, inputSchema, form string) extraTool {
 	})
 }
 
-// ask sends a request to the client, if it declared the capability, and
-// turns the answer into the tool's text.
+// ask puts a question to the client, if it declared the capability, and
+// turns the answer into the tool's text. The question's key is its
+// method: one question per tool.
 func ask(ctx context.Context, x *exchange, method string, params any, capability func(ClientCapabilities) json.RawMessage, report func(json.RawMessage) string) (*CallToolResult, error) {
 	if !x.clientCan(capability) {
 		return &CallToolResult{IsError: true, Content: []Content{TextContent("the client did not declare the capability " + method + " needs")}}, nil
 	}
-	answer, err := x.request(ctx, method, params)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
+	answers, err := x.ask(ctx, question{key: method, method: method, params: params})
+	var more *inputRequired
+	switch {
+	case errors.As(err, &more):
+		return nil, err
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
 		return &CallToolResult{IsError: true, Content: []Content{TextContent(method + " failed: " + err.Error())}}, nil
 	}
-	return &CallToolResult{Content: []Content{TextContent(report(answer))}}, nil
+	return &CallToolResult{Content: []Content{TextContent(report(answers[0]))}}, nil
 }
 
 // pause waits one fixtureStep, or less if ctx ends; it reports whether

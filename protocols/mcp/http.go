@@ -219,12 +219,14 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 
 	var hs *httpSession
 	req, _ := msg.(*jsonrpc.Request)
-	if req != nil && !req.IsNotification() && r.Header.Get("Mcp-Session-Id") == "" && req.Method != "initialize" &&
-		(isModern(req) || r.Header.Get("MCP-Protocol-Version") == ModernVersion) {
-		// No session and no initialize, and the body or the header
+	if req != nil && !req.IsNotification() && r.Header.Get("Mcp-Session-Id") == "" &&
+		(isModern(req) || (req.Method != "initialize" && r.Header.Get("MCP-Protocol-Version") == ModernVersion)) {
+		// No session, and the body (or, but for initialize, the header)
 		// names the modern era: a request that stands alone
-		// (httpmodern.go). Anything else without a session is a legacy
-		// client that forgot its Mcp-Session-Id, and is told so.
+		// (httpmodern.go); an initialize of that era is an unknown
+		// method. Anything else without a session is a legacy client:
+		// initialize opens a session, and another request is told that
+		// it forgot its Mcp-Session-Id.
 		h.postModern(w, r, req, allow)
 		return
 	}

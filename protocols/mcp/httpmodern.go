@@ -32,8 +32,14 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *js
 		resp := jsonrpc.NewErrorResponse(req.ID, err)
 		writeJSON(w, modernStatus(resp), resp)
 	}
-	// The body first: a request without its _meta is malformed whatever
-	// its headers say.
+	// A revision in the header that differs from the body's is a
+	// mismatch, even if neither is one this server speaks: a gateway may
+	// have routed on it. Then the body: a request without its _meta is
+	// malformed whatever its headers say. Then the other headers.
+	if err := versionHeader(r.Header, req); err != nil {
+		refuse(err)
+		return
+	}
 	if _, _, err := readModernCall(req); err != nil {
 		refuse(err.(*jsonrpc.Error))
 		return
@@ -55,6 +61,21 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *js
 	reply := &postReply{w: w}
 	resp := h.modern.handleModern(ctx, req, reply.send, allow)
 	reply.finish(resp, modernStatus(resp))
+}
+
+// versionHeader refuses a request whose MCP-Protocol-Version header names
+// another revision than its _meta does.
+func versionHeader(hdr http.Header, req *jsonrpc.Request) *jsonrpc.Error {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(req.Params, &p)
+	var version string
+	if v := hdr.Get("MCP-Protocol-Version"); v != "" && json.Unmarshal(p.Meta[MetaProtocolVersion], &version) == nil && version != v {
+		return &jsonrpc.Error{Code: CodeHeaderMismatch,
+			Message: fmt.Sprintf("header mismatch: MCP-Protocol-Version is %s but params._meta says %s", quote(v), quote(version))}
+	}
+	return nil
 }
 
 // checkHeaders holds the request's headers to its body.
