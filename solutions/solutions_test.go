@@ -46,7 +46,7 @@ func TestEmbedded(t *testing.T) {
 // TestImports checks that solutions never import this module, and that
 // the stdio exercises' solutions use the standard library only.
 func TestImports(t *testing.T) {
-	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "a2a-client": true}
+	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "mcp-dual": true, "a2a-client": true}
 	files, _ := filepath.Glob("*/*.go")
 	for _, path := range files {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)

@@ -38,7 +38,7 @@ func gradeCases() []gradeCase {
 	var all []gradeCase
 	for _, cases := range [][]gradeCase{
 		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
-		mcpServerCases(), mcpClientCases(), a2aClientCases(),
+		mcpServerCases(), mcpClientCases(), mcpDualCases(), a2aClientCases(),
 	} {
 		all = append(all, cases...)
 	}

@@ -17,6 +17,8 @@ func For(exercise string) (*Grader, bool) {
 		g = MCPServer()
 	case "mcp-client":
 		g = MCPClient()
+	case "mcp-dual":
+		g = MCPDual()
 	case "a2a-client":
 		g = A2AClient()
 	default:
