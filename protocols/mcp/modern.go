@@ -209,7 +209,15 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 	case "resources/templates/list":
 		return ss.listTemplates(req.Params)
 	case "resources/read":
-		return ss.readResource(req.Params)
+		res, err := ss.readResource(req.Params)
+		var e *jsonrpc.Error
+		if errors.As(err, &e) && e.Code == CodeResourceNotFound {
+			// "Change resource not found error code from -32002 to
+			// -32602 (Invalid Params)": 2026-07-28 must not send -32002;
+			// the message and data.uri stay.
+			e.Code = jsonrpc.CodeInvalidParams
+		}
+		return res, err
 	case "prompts/list":
 		return ss.listPrompts(req.Params)
 	case "prompts/get":
