@@ -294,6 +294,11 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 			"a GET opens an SSE stream, so Accept must list text/event-stream; got "+quote(r.Header.Get("Accept")))
 		return
 	}
+	if r.Header.Get("Mcp-Session-Id") == "" {
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"missing Mcp-Session-Id header: a GET stream belongs to a 2025-11-25 session, opened with initialize; revision 2026-07-28 has no GET stream")
+		return
+	}
 	hs := h.acquire(w, r)
 	if hs == nil {
 		return

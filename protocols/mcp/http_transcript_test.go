@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"bytes"
+	"fmt"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +17,10 @@ import (
 // sessionHeader finds the session id in an answer. Ids are random, so a
 // transcript writes SESSION in their place, both ways. (Content-Length
 // stays right: every id has 32 characters.)
-var sessionHeader = regexp.MustCompile(`(?m)^Mcp-Session-Id: ([0-9a-f]{32})$`)
+var (
+	sessionHeader = regexp.MustCompile(`(?m)^Mcp-Session-Id: ([0-9a-f]{32})$`)
+	contentLength = regexp.MustCompile(`Content-Length: (\d+)\r\n`)
+)
 
 // TestHTTPTranscripts replays testdata/http/*.txtar: raw HTTP/1.1
 // requests (section "client") sent one at a time on one connection to
@@ -40,14 +45,24 @@ func TestHTTPTranscripts(t *testing.T) {
 			defer srv.Close()
 			defer h.Close()
 
-			session := "none-yet"
+			session, state := "none-yet", "none-yet"
 			send := func(wire []byte) []byte {
-				return bytes.ReplaceAll(wire, []byte("Mcp-Session-Id: SESSION\r\n"), []byte("Mcp-Session-Id: "+session+"\r\n"))
+				wire = bytes.ReplaceAll(wire, []byte("Mcp-Session-Id: SESSION\r\n"), []byte("Mcp-Session-Id: "+session+"\r\n"))
+				if n := bytes.Count(wire, []byte(stateHolder)); n > 0 {
+					// The body grows by the state's length: say so.
+					wire = bytes.ReplaceAll(wire, []byte(stateHolder), []byte(state))
+					wire = contentLength.ReplaceAllFunc(wire, func(h []byte) []byte {
+						old, _ := strconv.Atoi(string(contentLength.FindSubmatch(h)[1]))
+						return fmt.Appendf(nil, "Content-Length: %d\r\n", old+n*(len(state)-len(stateHolder)))
+					})
+				}
+				return wire
 			}
 			got := func(answer string) string {
 				if m := sessionHeader.FindStringSubmatch(answer); m != nil {
 					session = m[1]
 				}
+				answer, state = holdState(answer, state)
 				// Error messages may quote the id too.
 				return strings.ReplaceAll(answer, session, "SESSION")
 			}

@@ -210,12 +210,11 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 		return ss.listTemplates(req.Params)
 	case "resources/read":
 		res, err := ss.readResource(req.Params)
-		var e *jsonrpc.Error
-		if errors.As(err, &e) && e.Code == CodeResourceNotFound {
-			// "Change resource not found error code from -32002 to
-			// -32602 (Invalid Params)": 2026-07-28 must not send -32002;
-			// the message and data.uri stay.
-			e.Code = jsonrpc.CodeInvalidParams
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == CodeResourceNotFound {
+			// -32002 was a code of its own until 2025-11-25; this era
+			// calls an unknown URI what it is, an invalid param.
+			rpcErr.Code = jsonrpc.CodeInvalidParams
 		}
 		return res, err
 	case "prompts/list":

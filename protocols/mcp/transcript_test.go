@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,9 +49,10 @@ func TestTranscripts(t *testing.T) {
 			}()
 
 			var got bytes.Buffer
+			state := "none-yet" // the last requestState the server sent
 			for _, s := range steps {
 				got.WriteString("-> " + s.send + "\n")
-				if _, err := io.WriteString(inW, s.send+"\n"); err != nil {
+				if _, err := io.WriteString(inW, strings.ReplaceAll(s.send, stateHolder, state)+"\n"); err != nil {
 					t.Fatal(err)
 				}
 				for range s.answers {
@@ -59,6 +61,7 @@ func TestTranscripts(t *testing.T) {
 						if !ok {
 							t.Fatalf("the server stopped; so far:\n%s", got.String())
 						}
+						l, state = holdState(l, state)
 						got.WriteString("<- " + l + "\n")
 					case <-time.After(answerWait):
 						t.Fatalf("no answer to %s; so far:\n%s", s.send, got.String())
@@ -81,6 +84,23 @@ func TestTranscripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stateHolder stands for a requestState in a transcript: the server
+// signs each with a new key and expiry, so the bytes differ on every run.
+// In an answer it replaces the state, and in a message sent it is
+// replaced by the state the server sent last.
+const stateHolder = "{{requestState}}"
+
+var requestStateField = regexp.MustCompile(`"requestState":"([A-Za-z0-9_.-]+)"`)
+
+// holdState replaces the requestState in an answer line with stateHolder
+// and returns the state it found (or the previous one).
+func holdState(line, last string) (string, string) {
+	if m := requestStateField.FindStringSubmatch(line); m != nil {
+		return strings.Replace(line, m[1], stateHolder, 1), m[1]
+	}
+	return line, last
 }
 
 type step struct {
