@@ -8,11 +8,15 @@ package mcp
 //	go test -run '^$' -bench ToolsCall -benchtime 2s -count 6 ./protocols/mcp | tee new.txt
 //	benchstat new.txt
 //
-// BenchmarkToolsCall/<transport>/<server> is one round trip per op;
-// BenchmarkToolsCallRatio times both servers in the same run, in
-// alternating batches so that they share the machine's noise, and
-// reports wirelab/sdk: how many times longer ours takes (lower is
-// better).
+// Each era is measured: 2025-11-25, a session opened once with
+// initialize, and 2026-07-28, where every call stands alone and carries
+// its _meta (and, over HTTP, its Mcp-Method and Mcp-Name headers).
+//
+// BenchmarkToolsCall/<era>/<transport>/<server> is one round trip per op;
+// BenchmarkToolsCallRatio times both servers in both eras in the same
+// run, in alternating batches so that they share the machine's noise, and
+// reports how many times longer one takes than another (lower is better
+// for the first): modern/legacy for each server, wirelab/sdk in each era.
 
 import (
 	"bufio"
@@ -41,7 +45,17 @@ const (
 	benchInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	// benchCall is a tools/call without its id, which comes first.
 	benchCall = `,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"}}}`
+	// benchModernCall is the same call in 2026-07-28: it carries its own
+	// revision and capabilities.
+	benchModernCall = `,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 )
+
+// benchEras are the two eras, by name: false is 2025-11-25, true 2026-07-28.
+var benchEras = []struct {
+	name   string
+	modern bool
+}{{"2025-11-25", false}, {"2026-07-28", true}}
 
 // benchWant is in every correct answer to benchCall, from either server.
 // Apart: the SDK writes structuredContent's members in sorted order.
@@ -64,8 +78,9 @@ type benchServer struct {
 	name string
 	// stdio serves one session until in ends.
 	stdio func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
-	// http returns a Streamable HTTP handler; stop ends its sessions.
-	http func() (h http.Handler, stop func())
+	// http returns a Streamable HTTP handler for an era; stop ends its
+	// sessions.
+	http func(modern bool) (h http.Handler, stop func())
 }
 
 var benchServers = []benchServer{{
@@ -73,7 +88,7 @@ var benchServers = []benchServer{{
 	stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		return benchWirelab().ServeStdio(ctx, in, out)
 	},
-	http: func() (http.Handler, func()) {
+	http: func(bool) (http.Handler, func()) {
 		h := benchWirelab().HTTPHandler(&HTTPOptions{Loopback: true})
 		return h, h.Close
 	},
@@ -82,9 +97,11 @@ var benchServers = []benchServer{{
 	stdio: func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		return benchSDK().Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 	},
-	http: func() (http.Handler, func()) {
+	http: func(modern bool) (http.Handler, func()) {
+		// The SDK serves 2026-07-28 over HTTP in its stateless mode.
 		srv := benchSDK()
-		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil), func() {}
+		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+			&sdk.StreamableHTTPOptions{Stateless: modern}), func() {}
 	},
 }}
 
@@ -120,13 +137,17 @@ type benchConn interface {
 
 // benchClient is the raw JSON-RPC client both servers are measured with.
 type benchClient struct {
-	conn benchConn
-	id   int64
-	buf  []byte // the request being built, reused
+	conn   benchConn
+	modern bool // 2026-07-28: no handshake, _meta on every call
+	id     int64
+	buf    []byte // the request being built, reused
 }
 
-// handshake opens the session.
+// handshake opens the session; in 2026-07-28 there is none to open.
 func (c *benchClient) handshake() error {
+	if c.modern {
+		return nil
+	}
 	answer, err := c.conn.send([]byte(benchInitialize), false)
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
@@ -145,7 +166,11 @@ func (c *benchClient) call() error {
 	c.id++
 	c.buf = append(c.buf[:0], `{"jsonrpc":"2.0","id":`...)
 	c.buf = strconv.AppendInt(c.buf, c.id, 10)
-	c.buf = append(c.buf, benchCall...)
+	if c.modern {
+		c.buf = append(c.buf, benchModernCall...)
+	} else {
+		c.buf = append(c.buf, benchCall...)
+	}
 	answer, err := c.conn.send(c.buf, false)
 	if err != nil {
 		return fmt.Errorf("tools/call: %w", err)
@@ -162,7 +187,7 @@ func (c *benchClient) call() error {
 // handshake done; b.Cleanup ends the session and the server.
 type benchTransport struct {
 	name string
-	dial func(b *testing.B, srv benchServer) *benchClient
+	dial func(b *testing.B, srv benchServer, modern bool) *benchClient
 }
 
 var benchTransports = []benchTransport{{"stdio", benchDialStdio}, {"http", benchDialHTTP}}
@@ -171,51 +196,65 @@ var benchTransports = []benchTransport{{"stdio", benchDialStdio}, {"http", bench
 // handshake; the allocations are the client's, the transport's and the
 // server's together, the first two the same for both servers.
 func BenchmarkToolsCall(b *testing.B) {
-	for _, tr := range benchTransports {
-		for _, srv := range benchServers {
-			b.Run(tr.name+"/"+srv.name, func(b *testing.B) {
-				c := tr.dial(b, srv)
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := c.call(); err != nil {
-						b.Fatal(err)
+	for _, era := range benchEras {
+		for _, tr := range benchTransports {
+			for _, srv := range benchServers {
+				b.Run(era.name+"/"+tr.name+"/"+srv.name, func(b *testing.B) {
+					c := tr.dial(b, srv, era.modern)
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := c.call(); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
 
-// BenchmarkToolsCallRatio: one op is one call to each server. Besides
-// wirelab/sdk it reports each server's own time per call.
+// BenchmarkToolsCallRatio: one op is one call to each server in each era,
+// four calls. Besides the ratios it reports each one's own time per call.
 func BenchmarkToolsCallRatio(b *testing.B) {
+	type contender struct {
+		name   string
+		client *benchClient
+		took   time.Duration
+	}
 	for _, tr := range benchTransports {
 		b.Run(tr.name, func(b *testing.B) {
-			var clients [2]*benchClient
-			for i, srv := range benchServers {
-				clients[i] = tr.dial(b, srv)
+			var cs []*contender
+			for _, era := range benchEras {
+				for _, srv := range benchServers {
+					cs = append(cs, &contender{name: srv.name + "-" + era.name, client: tr.dial(b, srv, era.modern)})
+				}
 			}
-			var took [2]time.Duration
 			b.ResetTimer()
 			for done, turn := 0, 0; done < b.N; turn++ {
 				n := min(benchRatioBatch, b.N-done)
-				// Each goes first in every other round, so that neither
-				// always runs just after the switch.
-				for k := range clients {
-					i := (k + turn) % 2
+				// Each goes first in turn, so that none always runs just
+				// after the switch.
+				for k := range cs {
+					c := cs[(k+turn)%len(cs)]
 					start := time.Now()
 					for range n {
-						if err := clients[i].call(); err != nil {
+						if err := c.client.call(); err != nil {
 							b.Fatal(err)
 						}
 					}
-					took[i] += time.Since(start)
+					c.took += time.Since(start)
 				}
 				done += n
 			}
-			b.ReportMetric(float64(took[0])/float64(took[1]), "wirelab/sdk")
-			b.ReportMetric(float64(took[0].Nanoseconds())/float64(b.N), "wirelab-ns/call")
-			b.ReportMetric(float64(took[1].Nanoseconds())/float64(b.N), "sdk-ns/call")
+			ratio := func(a, b *contender) float64 { return float64(a.took) / float64(b.took) }
+			wl, sdkLegacy, wm, sdkModern := cs[0], cs[1], cs[2], cs[3]
+			b.ReportMetric(ratio(wm, wl), "wirelab-modern/legacy")
+			b.ReportMetric(ratio(sdkModern, sdkLegacy), "sdk-modern/legacy")
+			b.ReportMetric(ratio(wl, sdkLegacy), "wirelab/sdk-2025-11-25")
+			b.ReportMetric(ratio(wm, sdkModern), "wirelab/sdk-2026-07-28")
+			for _, c := range cs {
+				b.ReportMetric(float64(c.took.Nanoseconds())/float64(b.N), c.name+"-ns/call")
+			}
 		})
 	}
 }
@@ -239,7 +278,7 @@ func (c *benchStdio) send(msg []byte, notification bool) ([]byte, error) {
 	return c.r.ReadSlice('\n')
 }
 
-func benchDialStdio(b *testing.B, srv benchServer) *benchClient {
+func benchDialStdio(b *testing.B, srv benchServer, modern bool) *benchClient {
 	b.Helper()
 	inR, inW := io.Pipe()   // client -> server
 	outR, outW := io.Pipe() // server -> client
@@ -267,7 +306,7 @@ func benchDialStdio(b *testing.B, srv benchServer) *benchClient {
 		cancel()
 		outR.Close()
 	})
-	c := &benchClient{conn: &benchStdio{w: inW, r: bufio.NewReaderSize(outR, 64<<10)}}
+	c := &benchClient{conn: &benchStdio{w: inW, r: bufio.NewReaderSize(outR, 64<<10)}, modern: modern}
 	if err := c.handshake(); err != nil {
 		b.Fatalf("%s over stdio: %v", srv.name, err)
 	}
@@ -279,6 +318,7 @@ func benchDialStdio(b *testing.B, srv benchServer) *benchClient {
 type benchHTTP struct {
 	client  *http.Client
 	url     string
+	modern  bool   // 2026-07-28: the headers that mirror the body, no session
 	session string // Mcp-Session-Id, from the answer to initialize
 }
 
@@ -292,6 +332,11 @@ func (c *benchHTTP) send(msg []byte, notification bool) ([]byte, error) {
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
 		req.Header.Set("MCP-Protocol-Version", LegacyVersion)
+	}
+	if c.modern {
+		req.Header.Set("MCP-Protocol-Version", ModernVersion)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "word_count")
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
@@ -350,12 +395,12 @@ func (c *benchHTTP) close() error {
 	return nil
 }
 
-func benchDialHTTP(b *testing.B, srv benchServer) *benchClient {
+func benchDialHTTP(b *testing.B, srv benchServer, modern bool) *benchClient {
 	b.Helper()
-	h, stop := srv.http()
+	h, stop := srv.http(modern)
 	ts := httptest.NewServer(h)
 	transport := &http.Transport{}
-	conn := &benchHTTP{client: &http.Client{Transport: transport}, url: ts.URL + Endpoint}
+	conn := &benchHTTP{client: &http.Client{Transport: transport}, url: ts.URL + Endpoint, modern: modern}
 	b.Cleanup(func() {
 		if conn.session != "" {
 			if err := conn.close(); err != nil {
@@ -366,11 +411,11 @@ func benchDialHTTP(b *testing.B, srv benchServer) *benchClient {
 		ts.Close()
 		transport.CloseIdleConnections()
 	})
-	c := &benchClient{conn: conn}
+	c := &benchClient{conn: conn, modern: modern}
 	if err := c.handshake(); err != nil {
 		b.Fatalf("%s over HTTP: %v", srv.name, err)
 	}
-	if conn.session == "" {
+	if !modern && conn.session == "" {
 		b.Fatalf("%s over HTTP: initialize was answered without an Mcp-Session-Id", srv.name)
 	}
 	return c
