@@ -141,7 +141,7 @@ func listMCPTools(ctx context.Context, cl *mcp.Client, env Env) (int, error) {
 
 // reportMCP prints a call's outcome and picks the exit code: 0 for a
 // result, 1 for a tool error, 2 for a protocol error or no answer.
-func reportMCP(res *mcp.CallToolResult, err error, env Env) (int, error) {
+func reportMCP(res *mcp.ToolResult, err error, env Env) (int, error) {
 	var toolErr *mcp.ToolError
 	var rpcErr *jsonrpc.Error
 	switch {
@@ -150,8 +150,7 @@ func reportMCP(res *mcp.CallToolResult, err error, env Env) (int, error) {
 		fmt.Fprintf(env.Stdout, "%s\n", b)
 		return exitOK, nil
 	case errors.As(err, &toolErr):
-		b, _ := json.Marshal(mcp.CallToolResult{Content: toolErr.Content, IsError: true})
-		fmt.Fprintf(env.Stdout, "%s\n", b)
+		fmt.Fprintf(env.Stdout, "%s\n", toolErr.Raw)
 		return exitToolError, err
 	case errors.As(err, &rpcErr):
 		b, _ := json.Marshal(struct {

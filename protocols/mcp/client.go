@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,14 +23,26 @@ const noticeTimeout = 5 * time.Second
 // ClientOptions configures [Connect] and [ConnectHTTP]. A nil
 // *ClientOptions means the defaults.
 type ClientOptions struct {
-	// Info is the clientInfo sent in initialize. Zero means
-	// {"name":"wirelab","version":"dev"}.
+	// Info names the client: clientInfo in initialize, and
+	// io.modelcontextprotocol/clientInfo in every modern request's _meta.
+	// Zero means {"name":"wirelab","version":"dev"}.
 	Info Implementation
 
-	// Version is the protocol revision to ask for. Empty means
-	// LegacyVersion. The server may answer with another; the client goes
-	// on if it speaks that one too.
-	Version string
+	// ProtocolVersion pins the protocol revision. Empty means: speak
+	// ModernVersion, and fall back to the legacy era (initialize with
+	// LegacyVersion) when the server turns out not to speak it. A modern
+	// revision pins the modern era; a legacy one skips the probe and opens
+	// with initialize, where the server may answer with another revision
+	// the client also speaks.
+	ProtocolVersion string
+
+	// Elicit answers elicitation/create: the server asks the user, through
+	// the client, to fill in a form. With it the client declares the
+	// elicitation capability (form mode); without it, it declares none and
+	// a server must not ask. It runs while the call that needed the answer
+	// waits, so it may take as long as the user does, within that call's
+	// ctx.
+	Elicit func(ctx context.Context, p ElicitParams) (ElicitResult, error)
 
 	// OnNotification receives every notification from the server
 	// (notifications/progress, notifications/message, ...), in the order
@@ -39,6 +50,11 @@ type ClientOptions struct {
 	// (over HTTP, one per call in progress, so perhaps several at once),
 	// and must not block. Nil ignores them.
 	OnNotification func(method string, params json.RawMessage)
+
+	// OnWarning hears what the client chose to ignore: a tool dropped from
+	// tools/list because the HTTP transport could not carry its calls.
+	// Nil discards the warnings.
+	OnWarning func(msg string)
 
 	// Stderr receives a stdio server's stderr, its logs. Nil discards
 	// them. Unused over HTTP.
@@ -52,19 +68,37 @@ type ClientOptions struct {
 	HTTPClient *http.Client
 }
 
-// Client is one MCP session, seen from the client side: the handshake is
-// done, and the server's tools can be listed and called. Calls may
-// overlap; each has its own request id, and answers are matched to
-// callers by id.
+// Client is one connection to an MCP server, seen from the client side:
+// the era is settled, and the server's tools, resources and prompts can
+// be used. Calls may overlap; each has its own request id, and answers
+// are matched to callers by id.
+//
+// The era is settled once, when the client connects, and kept for the
+// client's lifetime, as the specification asks ("the era determination
+// is a property of the server, not of an individual request"):
+//
+//   - modern (2026-07-28): no handshake; every request carries the
+//     revision, the client's name and its capabilities in params._meta.
+//   - legacy (2025-11-25 and before): initialize opens a session first.
 //
 // A call's ctx is its timeout. The specification says "implementations
 // SHOULD establish timeouts for all sent requests", so give ctx a
-// deadline: when it ends, the client tells the server with
-// notifications/cancelled and returns ctx's error.
+// deadline: when it ends, the client tells the server (a
+// notifications/cancelled, or, over modern HTTP, by closing the
+// response stream) and returns ctx's error.
 type Client struct {
-	t        clientTransport
-	onNotify func(method string, params json.RawMessage)
-	init     InitializeResult // the server's answer to initialize; read-only after the handshake
+	t         clientTransport
+	onNotify  func(method string, params json.RawMessage)
+	onWarning func(msg string)
+	elicit    func(ctx context.Context, p ElicitParams) (ElicitResult, error)
+	info      Implementation // who this client says it is
+
+	// Set while connecting, read-only afterwards.
+	modern bool             // the era: true for 2026-07-28
+	init   InitializeResult // the server's answer to initialize, or its server/discover in InitializeResult's shape
+	// cancelByClosing: over modern HTTP, "closing the SSE response stream
+	// is itself the cancellation signal", so no notifications/cancelled.
+	cancelByClosing bool
 
 	// lifetime ends when Close is called. The client's answers to the
 	// server's requests are sent within it, since no caller is waiting
@@ -75,6 +109,7 @@ type Client struct {
 
 	mu      sync.Mutex // guards the fields below
 	lastID  int64
+	version string                                // the revision in use; modern requests name it in _meta
 	pending map[jsonrpc.ID]chan *jsonrpc.Response // requests waiting for their answer
 	broken  error                                 // why no more messages will arrive; set once
 	noise   string                                // the last thing the server sent that was not a message
@@ -93,49 +128,85 @@ type clientTransport interface {
 	// negotiated is told the revision agreed in initialize. HTTP sends it
 	// in a header on every later request; stdio needs nothing.
 	negotiated(version string)
+	// opened is told that the legacy session is open. HTTP opens the
+	// stream for the server's own messages; stdio needs nothing.
+	opened()
+	// carry filters a modern tools/list by what the transport can carry:
+	// HTTP drops tools whose x-mcp-header annotations are invalid and
+	// remembers the rest, to mirror arguments into headers.
+	carry(tools []ListedTool) (kept []ListedTool, warnings []string)
 	close() error
 }
 
 func newClient(t clientTransport, opts *ClientOptions) *Client {
 	c := &Client{t: t, pending: make(map[jsonrpc.ID]chan *jsonrpc.Response)}
-	if opts != nil {
-		c.onNotify = opts.OnNotification
+	c.onNotify = opts.OnNotification
+	c.onWarning = opts.OnWarning
+	c.elicit = opts.Elicit
+	c.info = opts.Info
+	if c.info == (Implementation{}) {
+		c.info = Implementation{Name: "wirelab", Version: "dev"}
 	}
 	c.lifetime, c.stop = context.WithCancel(context.Background())
 	return c
 }
 
-// InitializeResult returns the server's answer to initialize: the
-// negotiated revision, the server's name and version, and its
-// capabilities.
+// InitializeResult describes the server: the revision in use, its name
+// and version, and its capabilities. In the legacy era it is the
+// server's answer to initialize; in the modern era it is assembled from
+// server/discover, whose serverInfo travels in _meta.
 func (c *Client) InitializeResult() InitializeResult { return c.init }
 
-// handshake opens the session: initialize, a check that the revision the
-// server chose is one this client speaks, then notifications/initialized.
-func (c *Client) handshake(ctx context.Context, opts *ClientOptions) error {
-	if opts == nil {
-		opts = &ClientOptions{}
+// Modern reports whether the client speaks the modern, stateless era.
+func (c *Client) Modern() bool { return c.modern }
+
+// connect settles the era. A pinned legacy revision goes straight to
+// initialize; otherwise the client speaks modern first (probe, on the
+// transport's terms) and falls back to initialize when the server
+// proves to be legacy.
+func (c *Client) connect(ctx context.Context, opts *ClientOptions, probe func(ctx context.Context) (legacyAt string, err error)) error {
+	v := opts.ProtocolVersion
+	switch {
+	case isLegacy(v):
+		return c.handshake(ctx, v)
+	case v == "":
+		v = ModernVersion
+	case v != ModernVersion:
+		return fmt.Errorf("protocol revision %q: this client speaks %v", v, SupportedVersions())
 	}
-	p := InitializeParams{ProtocolVersion: opts.Version, ClientInfo: opts.Info}
-	if p.ProtocolVersion == "" {
-		p.ProtocolVersion = LegacyVersion
+	c.modern = true
+	c.version = v
+	legacyAt, err := probe(ctx)
+	if err != nil {
+		return err
 	}
-	if p.ClientInfo == (Implementation{}) {
-		p.ClientInfo = Implementation{Name: "wirelab", Version: "dev"}
+	if legacyAt == "" {
+		return nil // modern it is
 	}
-	// Capabilities stay empty ({}): this client answers no sampling,
-	// roots or elicitation requests, so the server must not send them.
+	if opts.ProtocolVersion != "" {
+		return fmt.Errorf("the server does not speak protocol revision %s (pinned), only the legacy %s", opts.ProtocolVersion, legacyAt)
+	}
+	c.modern = false
+	return c.handshake(ctx, legacyAt)
+}
+
+// handshake opens a legacy session: initialize, a check that the revision
+// the server chose is one this client speaks, then
+// notifications/initialized.
+func (c *Client) handshake(ctx context.Context, version string) error {
+	p := InitializeParams{ProtocolVersion: version, ClientInfo: c.info, Capabilities: c.capabilities()}
 	var res InitializeResult
-	if err := c.call(ctx, c.newID(), "initialize", p, &res); err != nil {
+	if err := c.callDecoded(ctx, c.newID(), "initialize", p, &res); err != nil {
 		return err
 	}
 	// "If the client does not support the version in the server's
 	// response, it SHOULD disconnect."
 	if !isLegacy(res.ProtocolVersion) {
-		return fmt.Errorf("initialize: the server chose protocol revision %q, which this client does not speak (it asked for %s)",
-			res.ProtocolVersion, p.ProtocolVersion)
+		return fmt.Errorf("initialize: the server chose protocol revision %q, which this client does not speak in a session (it asked for %s)",
+			res.ProtocolVersion, version)
 	}
 	c.init = res
+	c.version = res.ProtocolVersion
 	c.t.negotiated(res.ProtocolVersion)
 	// "After successful initialization, the client MUST send an
 	// initialized notification to indicate it is ready to begin normal
@@ -143,89 +214,12 @@ func (c *Client) handshake(ctx context.Context, opts *ClientOptions) error {
 	if err := c.t.send(ctx, &jsonrpc.Request{Method: "notifications/initialized"}); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
+	c.t.opened()
 	return nil
 }
 
-// ListTools returns all the server's tools. The list comes in pages: a
-// page with a nextCursor has more after it, asked for by sending that
-// cursor back.
-func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
-	var all []Tool
-	var p ListParams
-	seen := make(map[string]bool)
-	for {
-		var page ListToolsResult
-		if err := c.call(ctx, c.newID(), "tools/list", p, &page); err != nil {
-			return nil, err
-		}
-		all = append(all, page.Tools...)
-		if page.NextCursor == "" {
-			return all, nil
-		}
-		if seen[page.NextCursor] {
-			return nil, fmt.Errorf("tools/list: the server sent cursor %q twice; stopping rather than looping forever", page.NextCursor)
-		}
-		seen[page.NextCursor] = true
-		p.Cursor = page.NextCursor
-	}
-}
-
-// ToolError is a tool that ran and failed, or refused its arguments: a
-// result with "isError": true. Its content says why, for a model to read
-// and perhaps correct. It is not a protocol error: the request was fine.
-type ToolError struct {
-	Tool    string
-	Content []Content
-}
-
-func (e *ToolError) Error() string {
-	var texts []string
-	for _, b := range e.Content {
-		if b.Type == "text" {
-			texts = append(texts, b.Text)
-		}
-	}
-	if len(texts) == 0 {
-		return fmt.Sprintf("tool error (%s), with no text to say why", e.Tool)
-	}
-	return fmt.Sprintf("tool error (%s): %s", e.Tool, strings.Join(texts, "; "))
-}
-
-// CallTool runs a tool. With progress, it asks the server for
-// notifications/progress, which arrive at OnNotification while the tool
-// runs.
-//
-// The error says who failed. A [*ToolError]: the tool ran and failed. A
-// [*jsonrpc.Error]: the server refused the request (-32602 for an unknown
-// tool). ctx's error: the caller stopped waiting. Anything else: no
-// answer arrived (the process exited, the connection broke, an HTTP
-// status such as [*HTTPError]).
-func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, progress bool) (*CallToolResult, error) {
-	id := c.newID()
-	p := CallToolParams{Name: name, Arguments: args}
-	if progress {
-		// "The progress token MUST be unique across all active requests."
-		// The request's own id already is.
-		p.Meta = &RequestMeta{ProgressToken: json.RawMessage(id.String())}
-	}
-	// The content lives inside the response's result:
-	//   {"jsonrpc":"2.0","id":3,"result":{"content":[...],"isError":true}}
-	// call decodes result, so res.Content is at the right depth. Reading
-	// "content" from the top level of the response finds nothing.
-	var res CallToolResult
-	if err := c.call(ctx, id, "tools/call", p, &res); err != nil {
-		return nil, err
-	}
-	if res.IsError {
-		// Returned as an error so that no caller can mistake the failure
-		// text for the tool's output.
-		return nil, &ToolError{Tool: name, Content: res.Content}
-	}
-	return &res, nil
-}
-
 // newID returns the next request id. Ids are the client's choice; the
-// specification only asks that one session never reuse an id.
+// specification only asks that they never repeat.
 func (c *Client) newID() jsonrpc.ID {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -233,19 +227,43 @@ func (c *Client) newID() jsonrpc.ID {
 	return jsonrpc.IntID(c.lastID)
 }
 
-// call sends a request and waits for its answer, decoding the answer's
-// result into result.
+// call sends a request in the client's era and decodes its result into
+// result. id is the first request's id (a modern request may be sent
+// again under new ids).
 func (c *Client) call(ctx context.Context, id jsonrpc.ID, method string, params, result any) error {
+	if c.modern {
+		return c.callModern(ctx, id, method, params, result)
+	}
+	return c.callDecoded(ctx, id, method, params, result)
+}
+
+// callDecoded is one exchange, with params encoded and the result
+// decoded: the whole of a legacy call.
+func (c *Client) callDecoded(ctx context.Context, id jsonrpc.ID, method string, params, result any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
+	res, err := c.exchange(ctx, id, method, raw)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(res, result); err != nil {
+		return fmt.Errorf("%s: the result is not the JSON expected: %w", method, err)
+	}
+	return nil
+}
+
+// exchange sends one request and waits for its answer: the result, or
+// the error the server answered with (a *jsonrpc.Error), or why no
+// answer came.
+func (c *Client) exchange(ctx context.Context, id jsonrpc.ID, method string, params json.RawMessage) (json.RawMessage, error) {
 	answer := make(chan *jsonrpc.Response, 1) // receive never waits on a caller
 	c.mu.Lock()
 	if c.broken != nil {
 		err := c.brokenErr(method)
 		c.mu.Unlock()
-		return err
+		return nil, err
 	}
 	c.pending[id] = answer
 	c.mu.Unlock()
@@ -255,35 +273,34 @@ func (c *Client) call(ctx context.Context, id jsonrpc.ID, method string, params,
 		c.mu.Unlock()
 	}()
 
-	if err := c.t.send(ctx, &jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
+	if err := c.t.send(ctx, &jsonrpc.Request{ID: id, Method: method, Params: params}); err != nil {
 		if ctx.Err() != nil {
-			return c.abandon(id, method, ctx.Err())
+			return nil, c.abandon(id, method, ctx.Err())
 		}
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	select {
 	case resp, ok := <-answer:
 		if !ok {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			return c.brokenErr(method)
+			return nil, c.brokenErr(method)
 		}
 		if resp.Error != nil {
-			return fmt.Errorf("%s: %w", method, resp.Error)
+			return nil, fmt.Errorf("%s: %w", method, resp.Error)
 		}
-		if err := json.Unmarshal(resp.Result, result); err != nil {
-			return fmt.Errorf("%s: the result is not the JSON expected: %w", method, err)
-		}
-		return nil
+		return resp.Result, nil
 	case <-ctx.Done():
-		return c.abandon(id, method, ctx.Err())
+		return nil, c.abandon(id, method, ctx.Err())
 	}
 }
 
 // abandon stops waiting for a request and tells the server so.
 func (c *Client) abandon(id jsonrpc.ID, method string, cause error) error {
-	// "The client MUST NOT attempt to cancel its initialize request."
-	if method != "initialize" {
+	// "The client MUST NOT attempt to cancel its initialize request." Nor
+	// does it cancel its server/discover probe: a legacy server has no
+	// session in which the notice would mean anything.
+	if method != "initialize" && method != "server/discover" && !c.cancelByClosing {
 		// "When a party wants to cancel an in-progress request, it sends
 		// a notifications/cancelled notification." ctx has ended, so the
 		// notice gets a short deadline of its own. If it fails, nothing
@@ -327,10 +344,10 @@ func (c *Client) receive(msg jsonrpc.Message) {
 		}
 		c.answers.Add(1)
 		c.mu.Unlock()
-		// The answer is written on a goroutine of its own, so that the
-		// stdio reader never waits on a write to the server (which may
-		// itself be waiting for us to read). It ends when the answer is
-		// sent or fails; Close waits for it.
+		// The answer is worked out and written on a goroutine of its own,
+		// so that the reader never waits on a user or on a write to the
+		// server (which may itself be waiting for us to read). It ends
+		// when the answer is sent or fails; Close waits for it.
 		go func() {
 			defer c.answers.Done()
 			c.answer(m)
@@ -338,23 +355,39 @@ func (c *Client) receive(msg jsonrpc.Message) {
 	}
 }
 
-// answer replies to a request from the server. This client declares no
-// capabilities, so the only request it can expect is ping.
+// answer replies to a request from the server, sent as a request of its
+// own in the legacy era (the modern era asks inside results instead; see
+// callModern).
 func (c *Client) answer(req *jsonrpc.Request) {
 	var resp *jsonrpc.Response
-	switch req.Method {
-	case "ping":
+	if req.Method == "ping" {
 		// "The receiver MUST respond promptly with an empty response."
 		resp = &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}
-	default:
-		resp = jsonrpc.NewErrorResponse(req.ID, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
-			"method %q not found: this client declared no capabilities and answers only ping", req.Method))
+	} else {
+		// The user may take a while; Close ends the wait.
+		result, err := c.answerInput(c.lifetime, req.Method, req.Params)
+		var rpcErr *jsonrpc.Error
+		switch {
+		case err == nil:
+			resp = &jsonrpc.Response{ID: req.ID, Result: result}
+		case errors.As(err, &rpcErr):
+			resp = jsonrpc.NewErrorResponse(req.ID, rpcErr)
+		default:
+			resp = jsonrpc.NewErrorResponse(req.ID, jsonrpc.Errorf(jsonrpc.CodeInternalError, "%s: %v", req.Method, err))
+		}
 	}
 	ctx, cancel := context.WithTimeout(c.lifetime, noticeTimeout)
 	defer cancel()
 	// A failure has no one to be reported to: the server is gone or not
 	// listening, and the next call will find out.
 	_ = c.t.send(ctx, resp)
+}
+
+// warn passes on something the client chose to ignore.
+func (c *Client) warn(msg string) {
+	if c.onWarning != nil {
+		c.onWarning(msg)
+	}
 }
 
 // fail records that no more messages will arrive, and wakes every call
@@ -386,9 +419,9 @@ func (c *Client) withNoise(err error) error {
 	return fmt.Errorf("%w; the server sent something that is not a JSON-RPC message, %q: is it an MCP server, and does it keep its logs on stderr?", err, c.noise)
 }
 
-// Close ends the session. Over stdio it closes the server's stdin and
+// Close ends the connection. Over stdio it closes the server's stdin and
 // waits for the process to exit; over HTTP it asks the server to end the
-// session. It is safe to call more than once.
+// legacy session, if there is one. It is safe to call more than once.
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()

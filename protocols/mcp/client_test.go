@@ -51,6 +51,17 @@ func connectPipes(t *testing.T, serve func(in *io.PipeReader, out *io.PipeWriter
 	return c
 }
 
+// pinLegacy returns opts with the revision pinned to LegacyVersion, for
+// tests of the legacy era: without a pin the client speaks modern first.
+func pinLegacy(opts *ClientOptions) *ClientOptions {
+	pinned := ClientOptions{}
+	if opts != nil {
+		pinned = *opts
+	}
+	pinned.ProtocolVersion = LegacyVersion
+	return &pinned
+}
+
 // connectOurs connects a client to this package's server, in-process.
 func connectOurs(t *testing.T, srvOpts *ServerOptions, opts *ClientOptions) *Client {
 	t.Helper()
@@ -62,7 +73,7 @@ func connectOurs(t *testing.T, srvOpts *ServerOptions, opts *ClientOptions) *Cli
 
 func TestClientAgainstOurServer(t *testing.T) {
 	// A page size of 2 makes ListTools follow nextCursor.
-	c := connectOurs(t, &ServerOptions{Version: "test", PageSize: 2}, nil)
+	c := connectOurs(t, &ServerOptions{Version: "test", PageSize: 2}, pinLegacy(nil))
 	ctx := context.Background()
 
 	init := c.InitializeResult()
@@ -91,11 +102,11 @@ func TestClientAgainstOurServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &CallToolResult{
+	want := CallToolResult{
 		Content:           []Content{{Type: "text", Text: `{"words":3,"chars":13}`}},
 		StructuredContent: json.RawMessage(`{"words":3,"chars":13}`),
 	}
-	if diff := cmp.Diff(want, res); diff != "" {
+	if diff := cmp.Diff(want, res.CallToolResult); diff != "" {
 		t.Errorf("word_count (-want +got):\n%s", diff)
 	}
 
@@ -170,7 +181,7 @@ func (n *notes) list() []string {
 
 func TestProgress(t *testing.T) {
 	var n notes
-	c := connectOurs(t, nil, &ClientOptions{OnNotification: n.add})
+	c := connectOurs(t, nil, pinLegacy(&ClientOptions{OnNotification: n.add}))
 	args := json.RawMessage(`{"service":"api","env":"staging"}`)
 
 	if _, err := c.CallTool(context.Background(), "deploy_service", args, false); err != nil {
@@ -262,6 +273,7 @@ func (f *fakePeer) handshake() {
 // connectFake connects a client to a fake server running script. The
 // script ends by returning; the client's Close waits for it.
 func connectFake(t *testing.T, opts *ClientOptions, script func(f *fakePeer)) *Client {
+	opts = pinLegacy(opts)
 	return connectPipes(t, func(in *io.PipeReader, out *io.PipeWriter) error {
 		f := &fakePeer{t: t, lines: stdio.NewLineReader(in, 0), out: out}
 		f.handshake()
@@ -382,15 +394,14 @@ func connectSDKStdio(t *testing.T, srv *sdk.Server, opts *ClientOptions) *Client
 	}, opts)
 }
 
-func connectSDKHTTP(jsonResponse bool) func(*testing.T, *sdk.Server, *ClientOptions) *Client {
-	return func(t *testing.T, srv *sdk.Server, opts *ClientOptions) *Client {
-		h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-			&sdk.StreamableHTTPOptions{JSONResponse: jsonResponse})
+func connectSDKHTTP(opts sdk.StreamableHTTPOptions) func(*testing.T, *sdk.Server, *ClientOptions) *Client {
+	return func(t *testing.T, srv *sdk.Server, copts *ClientOptions) *Client {
+		h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &opts)
 		ts := httptest.NewServer(h)
 		t.Cleanup(ts.Close)
 		ctx, cancel := context.WithTimeout(context.Background(), testWait)
 		defer cancel()
-		c, err := ConnectHTTP(ctx, ts.URL, opts)
+		c, err := ConnectHTTP(ctx, ts.URL, copts)
 		if err != nil {
 			t.Fatalf("connecting: %v", err)
 		}
@@ -403,28 +414,42 @@ func connectSDKHTTP(jsonResponse bool) func(*testing.T, *sdk.Server, *ClientOpti
 	}
 }
 
+// TestClientAgainstSDK: this client and the official Go SDK's server, in
+// both eras, over stdio and over Streamable HTTP in each of the SDK's
+// modes. The SDK speaks 2026-07-28 too, so a client with no pinned
+// revision stays modern; pinned to 2025-11-25, it opens a session.
 func TestClientAgainstSDK(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		connect func(*testing.T, *sdk.Server, *ClientOptions) *Client
-		// chatty: the transport carries the server's own messages during
-		// a call. An application/json answer holds only the response; the
-		// SDK would send the rest on a GET stream, which this client
-		// does not open.
+		pin     string // ClientOptions.ProtocolVersion
+		want    string // the revision spoken
+		// chatty: the server's own messages reach the client during a
+		// call: a progress report, and a ping the client must answer.
+		// Legacy only: 2026-07-28 has no ping.
 		chatty bool
 	}{
-		{"stdio", connectSDKStdio, true},
-		{"http-sse", connectSDKHTTP(false), true},
-		{"http-json", connectSDKHTTP(true), false},
+		{"stdio/legacy", connectSDKStdio, LegacyVersion, LegacyVersion, true},
+		{"stdio/modern", connectSDKStdio, "", ModernVersion, false},
+		{"http-sse/legacy", connectSDKHTTP(sdk.StreamableHTTPOptions{}), LegacyVersion, LegacyVersion, true},
+		// The SDK's stateful handler lists only legacy revisions in
+		// server/discover, so an unpinned client falls back at once.
+		{"http-sse/unpinned", connectSDKHTTP(sdk.StreamableHTTPOptions{}), "", LegacyVersion, true},
+		// With JSON answers the SDK sends its own messages on the GET
+		// stream, which the client opens after initialize.
+		{"http-json/legacy", connectSDKHTTP(sdk.StreamableHTTPOptions{JSONResponse: true}), LegacyVersion, LegacyVersion, false},
+		{"http-json/unpinned", connectSDKHTTP(sdk.StreamableHTTPOptions{JSONResponse: true}), "", LegacyVersion, false},
+		{"http-stateless/modern", connectSDKHTTP(sdk.StreamableHTTPOptions{Stateless: true}), "", ModernVersion, false},
+		{"http-stateless/pinned", connectSDKHTTP(sdk.StreamableHTTPOptions{Stateless: true}), ModernVersion, ModernVersion, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var n notes
-			c := tt.connect(t, newSDKServer(), &ClientOptions{OnNotification: n.add})
+			c := tt.connect(t, newSDKServer(), &ClientOptions{OnNotification: n.add, ProtocolVersion: tt.pin})
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 
-			if got := c.InitializeResult(); got.ProtocolVersion != LegacyVersion || got.ServerInfo.Name != "sdk-server" {
-				t.Errorf("initialize result = %+v, want revision %s from sdk-server", got, LegacyVersion)
+			if got := c.InitializeResult(); got.ProtocolVersion != tt.want || got.ServerInfo.Name != "sdk-server" || c.Modern() != (tt.want == ModernVersion) {
+				t.Errorf("server = %+v, modern %v; want revision %s from sdk-server", got, c.Modern(), tt.want)
 			}
 			list, err := c.ListTools(ctx)
 			if err != nil {
@@ -475,7 +500,11 @@ func TestClientAgainstSDK(t *testing.T) {
 			if got := string(res.StructuredContent); got != `{"pinged":true}` {
 				t.Errorf("chatty: structuredContent = %s", got)
 			}
-			want := []string{`notifications/progress {"progressToken":6,"message":"halfway","progress":1,"total":2}`}
+			token := 6 // initialize, tools/list, three calls, then this one
+			if tt.pin == "" {
+				token++ // the server/discover probe came first
+			}
+			want := []string{fmt.Sprintf(`notifications/progress {"progressToken":%d,"message":"halfway","progress":1,"total":2}`, token)}
 			if diff := cmp.Diff(want, n.list()); diff != "" {
 				t.Errorf("notifications (-want +got):\n%s", diff)
 			}

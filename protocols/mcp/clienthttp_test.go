@@ -115,7 +115,7 @@ func TestHTTPEventStream(t *testing.T) {
 		fmt.Fprintf(w, "id: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n", id)
 	})
 	var n notes
-	c, err := connectHTTP(t, f, "/", &ClientOptions{Token: "s3cret", OnNotification: n.add})
+	c, err := connectHTTP(t, f, "/", pinLegacy(&ClientOptions{Token: "s3cret", OnNotification: n.add}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +140,7 @@ func TestHTTPEventStream(t *testing.T) {
 	want := []string{
 		"POST " + first + `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wirelab","version":"dev"}}}`,
 		"POST " + later + `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`GET session="sess-1" version="2025-11-25" auth="Bearer s3cret" accept="text/event-stream" type="" `,
 		"POST " + later + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":2}}}`,
 		"POST " + later + `{"jsonrpc":"2.0","id":"p1","result":{}}`,
 		`DELETE session="sess-1" version="2025-11-25" auth="Bearer s3cret" accept="" type="" `,
@@ -150,45 +151,54 @@ func TestHTTPEventStream(t *testing.T) {
 }
 
 // TestClientAgainstOurHTTPServer: this client and this package's server,
-// over Streamable HTTP.
+// over Streamable HTTP, in both eras.
 func TestClientAgainstOurHTTPServer(t *testing.T) {
-	srv := NewServer(tools.New(&tools.Options{DeployStep: time.Millisecond}), &ServerOptions{Version: "test"})
-	h := srv.HTTPHandler(nil)
-	t.Cleanup(h.Close)
-	var n notes
-	c, err := connectHTTP(t, h, Endpoint, &ClientOptions{OnNotification: n.add})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if got := c.InitializeResult(); got.ProtocolVersion != LegacyVersion || got.ServerInfo.Version != "test" {
-		t.Errorf("initialize result = %+v", got)
-	}
-	if list, err := c.ListTools(ctx); err != nil || len(list) < 4 {
-		t.Errorf("tools/list: %d tools, err %v", len(list), err)
-	}
-	res, err := c.CallTool(ctx, "deploy_service", json.RawMessage(`{"service":"api","env":"staging"}`), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError || len(res.StructuredContent) == 0 {
-		t.Errorf("deploy_service result = %+v", res)
-	}
-	if got := n.list(); len(got) != 4 || !strings.HasPrefix(got[3], `notifications/progress {"progressToken":3,"progress":4,"total":4`) {
-		t.Errorf("notifications: %q, want 4 progress reports for token 3", got)
-	}
-	_, err = c.CallTool(ctx, "weather", json.RawMessage(`{"city":"Oslo"}`), false)
-	var te *ToolError
-	if !errors.As(err, &te) {
-		t.Errorf("weather: err = %v, want a *ToolError", err)
-	}
-	_, err = c.CallTool(ctx, "nope", json.RawMessage(`{}`), false)
-	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
-		t.Errorf("unknown tool: err = %v, want a *jsonrpc.Error with code -32602", err)
-	}
-	if err := c.Close(); err != nil {
-		t.Errorf("Close: %v", err)
+	for _, tt := range []struct{ pin, want string }{
+		{LegacyVersion, LegacyVersion},
+		{"", ModernVersion},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			srv := NewServer(tools.New(&tools.Options{DeployStep: time.Millisecond}), &ServerOptions{Version: "test"})
+			h := srv.HTTPHandler(nil)
+			t.Cleanup(h.Close)
+			var n notes
+			c, err := connectHTTP(t, h, Endpoint, &ClientOptions{OnNotification: n.add, ProtocolVersion: tt.pin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if got := c.InitializeResult(); got.ProtocolVersion != tt.want || got.ServerInfo.Version != "test" {
+				t.Errorf("server = %+v, want revision %s", got, tt.want)
+			}
+			if list, err := c.ListTools(ctx); err != nil || len(list) < 4 {
+				t.Errorf("tools/list: %d tools, err %v", len(list), err)
+			}
+			// The token is the call's id: 1 was initialize or
+			// server/discover, 2 tools/list.
+			res, err := c.CallTool(ctx, "deploy_service", json.RawMessage(`{"service":"api","env":"staging"}`), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.IsError || len(res.StructuredContent) == 0 {
+				t.Errorf("deploy_service result = %+v", res)
+			}
+			if got := n.list(); len(got) != 4 || !strings.HasPrefix(got[3], `notifications/progress {"progressToken":3,"progress":4,"total":4`) {
+				t.Errorf("notifications: %q, want 4 progress reports for token 3", got)
+			}
+			_, err = c.CallTool(ctx, "weather", json.RawMessage(`{"city":"Oslo"}`), false)
+			var te *ToolError
+			if !errors.As(err, &te) {
+				t.Errorf("weather: err = %v, want a *ToolError", err)
+			}
+			_, err = c.CallTool(ctx, "nope", json.RawMessage(`{}`), false)
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+				t.Errorf("unknown tool: err = %v, want a *jsonrpc.Error with code -32602", err)
+			}
+			if err := c.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		})
 	}
 }
 
@@ -243,7 +253,7 @@ func TestHTTPErrors(t *testing.T) {
 		c, err := connectHTTP(t, newFakeHTTP(func(w http.ResponseWriter, _ *http.Request, _ jsonrpc.ID) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"bye\"}}\n\n")
-		}), "/", nil)
+		}), "/", pinLegacy(nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,16 @@ import (
 )
 
 // Connect starts argv as a child process that speaks MCP over stdio and
-// opens a session with it. ctx bounds the start and the handshake; the
-// process then lives until Close.
+// connects to it. ctx bounds the start and settling the era; the process
+// then lives until Close.
+//
+// Unless opts pins a legacy revision, the client first probes with
+// server/discover, as the specification asks of a client that speaks
+// both eras: "The server returns any other error, or does not respond
+// within a reasonable timeout: the server is legacy. Fall back to the
+// initialize handshake." Legacy servers answer an unknown request before
+// initialize with an error, so the fallback normally costs one round
+// trip; only a server that stays silent costs probeTimeout.
 func Connect(ctx context.Context, argv []string, opts *ClientOptions) (*Client, error) {
 	if opts == nil {
 		opts = &ClientOptions{}
@@ -27,17 +35,23 @@ func Connect(ctx context.Context, argv []string, opts *ClientOptions) (*Client, 
 	return connectStreams(ctx, proc.Stdout, proc.Stdin, opts, proc.Stop)
 }
 
-// connectStreams opens a session over a server's stdout (r) and stdin
+// connectStreams connects over a server's stdout (r) and stdin
 // (w), one message per line. Connect uses it once the process runs;
 // tests use it over io.Pipe. stop, if not nil, is called by Close once w
 // is closed, to see the process out.
 func connectStreams(ctx context.Context, r io.ReadCloser, w io.WriteCloser, opts *ClientOptions, stop func() error) (*Client, error) {
+	if opts == nil {
+		opts = &ClientOptions{}
+	}
 	t := &stdioTransport{r: r, w: w, stop: stop, readerDone: make(chan struct{})}
 	c := newClient(t, opts)
 	// The reader owns r. It ends when r ends, which Close forces by
 	// closing r.
 	go t.read(c)
-	if err := c.handshake(ctx, opts); err != nil {
+	err := c.connect(ctx, opts, func(ctx context.Context) (string, error) {
+		return c.discover(ctx, probeTimeout, nil)
+	})
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -74,6 +88,13 @@ func (t *stdioTransport) send(_ context.Context, msg jsonrpc.Message) error {
 }
 
 func (t *stdioTransport) negotiated(string) {}
+
+func (t *stdioTransport) opened() {}
+
+// carry keeps every tool: "Clients using other transports (e.g., stdio)
+// MAY ignore x-mcp-header annotations entirely", and there are no
+// headers here to mirror them into.
+func (t *stdioTransport) carry(tools []ListedTool) ([]ListedTool, []string) { return tools, nil }
 
 // read hands each line from the server to the client until the server's
 // stdout ends.
