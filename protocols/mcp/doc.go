@@ -1,10 +1,40 @@
-// Package mcp is the Model Context Protocol, revision 2025-11-25: the
-// protocol an agent's host uses to find and call tools. Its messages are
-// JSON-RPC 2.0 (package jsonrpc); this package is the session on top of
-// them and its two transports: stdio, one message per line, and
+// Package mcp is the Model Context Protocol: the protocol an agent's host
+// uses to find and call tools. Its messages are JSON-RPC 2.0 (package
+// jsonrpc), over two transports: stdio, one message per line, and
 // Streamable HTTP, one POST per message.
 //
-// # A whole session
+// MCP has two eras, and this package speaks both at once (era.go):
+// revision 2025-11-25 and those before it open a session with initialize;
+// revision 2026-07-28 has no session, and every request says who is
+// asking and what it can do. The server picks the era from what the
+// client sends, message by message.
+//
+// # One request, no session (2026-07-28)
+//
+// From testdata/modern.txtar: the revision and the client's capabilities
+// travel in every request's _meta, so one message is enough:
+//
+//	-> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"},
+//	    "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+//	<- {"jsonrpc":"2.0","id":2,"result":{"content":[...],"structuredContent":{"words":3,"chars":13},
+//	    "resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"wirelab",...}}}}
+//
+// A server that keeps nothing between requests can run as many copies
+// behind a load balancer as it likes: that is why the session went.
+// server/discover says which revisions a server speaks. A request whose
+// _meta lacks a required key is -32602; a revision the server does not
+// speak is -32022, with the ones it does in data.supported. When the
+// server needs the user (a deploy to production), it cannot send a
+// request of its own, as a 2025-11-25 server does: it answers
+// "resultType":"input_required" with the question under a key and a
+// signed requestState, and the client sends the same request again with
+// the answer and the state (testdata/modern_input.txtar, modern.go,
+// requeststate.go). Over HTTP the method and the tool's name are repeated
+// in headers, Mcp-Method and Mcp-Name, for gateways that route without
+// reading JSON; a header that disagrees with the body is 400 with -32020
+// (testdata/http/modern.txtar, httpmodern.go).
+//
+// # A whole session (2025-11-25)
 //
 // Four messages from the client, three answers. From
 // testdata/handshake.txtar (tool list shortened):
@@ -85,12 +115,14 @@
 //
 // # Reading order
 //
-// wire.go (the messages); server.go (the session: lifecycle, dispatch,
-// cancellation); exchange.go (what the server says while a request runs:
-// progress, logs, requests to the client); tools.go, resources.go,
-// prompts.go (the features); stdio.go (one message per line); http.go,
-// sse.go, auth.go (Streamable HTTP); client.go, clientstdio.go,
-// clienthttp.go (the other side).
-// conformance.go holds the official conformance suite's fixtures and
-// teaches nothing.
+// wire.go and era.go (the messages of both eras); server.go (the session:
+// lifecycle, dispatch, cancellation); modern.go (a request without a
+// session) and requeststate.go (its signed state); exchange.go (what the
+// server says while a request runs: progress, logs, questions for the
+// client, asked as requests or as input_required); tools.go,
+// resources.go, prompts.go (the features); stdio.go (one message per
+// line); http.go, httpmodern.go, sse.go, auth.go (Streamable HTTP);
+// client.go, clientstdio.go, clienthttp.go (the other side).
+// conformance.go and conformance_modern.go hold the official conformance
+// suite's fixtures and teach nothing.
 package mcp
