@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,14 +18,19 @@ import (
 	"github.com/wirelab/wirelab/protocols/mcp"
 )
 
-// clientMCP is `wirelab client mcp`: open an MCP session with a server,
-// a child process over stdio (--cmd) or an endpoint over Streamable HTTP
-// (--url), then list its tools or call one.
+// clientMCP is `wirelab client mcp`: connect to an MCP server, a child
+// process over stdio (--cmd) or an endpoint over Streamable HTTP (--url),
+// then list its tools or call one. It speaks 2026-07-28 and falls back to
+// 2025-11-25 for a server that does not; --protocol-version pins one.
+// With --conformance it is the client the official conformance suite
+// drives (mcpclientconformance.go).
 //
 // stdout gets the answer: the tool list, or the call's result as JSON (a
 // tool error's result too, for scripts). stderr gets everything else,
 // one line each: whom we are talking to, the server's notifications, and
-// what went wrong.
+// what went wrong. When the server asks the user something, the question
+// is asked on the terminal; without one, it is declined, unless
+// --elicit-accept or --elicit-decline answers it.
 func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("client mcp")
 	cmdLine := fs.String("cmd", "", `MCP server command line, started as a child speaking stdio (default: this wirelab's own "server mcp")`)
@@ -30,26 +39,41 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 	timeout := fs.Duration("timeout", 30*time.Second, "how long the whole session may take: start, handshake and call")
 	progress := fs.Bool("progress", false, "ask the server for progress notifications, printed on stderr")
 	list := fs.Bool("list", false, "list the tools, name and first line of description; the same as giving no TOOL")
+	revision := fs.String("protocol-version", "", fmt.Sprintf("protocol revision to speak: %s (stateless) or a legacy one such as %s (a session); default: %s, falling back to %s for a server that does not speak it",
+		mcp.ModernVersion, mcp.LegacyVersion, mcp.ModernVersion, mcp.LegacyVersion))
+	elicitAccept := fs.String("elicit-accept", "", `answer the server's questions (elicitation) with this JSON object, such as '{"confirm":true}', without asking`)
+	elicitDecline := fs.Bool("elicit-decline", false, "decline the server's questions (elicitation) without asking")
+	conformance := fs.Bool("conformance", false, "be the client of the official MCP conformance suite: the server URL is the last argument, and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and MCP_CONFORMANCE_CONTEXT say what to do")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
 	switch {
 	case *cmdLine != "" && *url != "":
 		return exitUsage, usageErrorf("--cmd and --url are two ways to reach a server; give one")
-	case *token != "" && *url == "":
+	case *token != "" && *url == "" && !*conformance:
 		return exitUsage, usageErrorf("--token needs --url: a stdio server runs as you and takes no tokens")
 	case *list && fs.NArg() > 0:
 		return exitUsage, usageErrorf("--list takes no TOOL, got %q", fs.Arg(0))
+	case *elicitAccept != "" && *elicitDecline:
+		return exitUsage, usageErrorf("--elicit-accept and --elicit-decline are two answers; give one")
+	case *conformance && (*cmdLine != "" || *url != "" || fs.NArg() != 1):
+		return exitUsage, usageErrorf("--conformance takes the server URL as its one argument, and no --cmd or --url")
+	}
+	var acceptWith map[string]any
+	if *elicitAccept != "" {
+		if err := json.Unmarshal([]byte(*elicitAccept), &acceptWith); err != nil {
+			return exitUsage, usageErrorf("--elicit-accept: %q is not a JSON object: %v", *elicitAccept, err)
+		}
 	}
 	var callArgs json.RawMessage
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !*conformance {
 		var err error
 		if callArgs, err = toolArgs(fs.Args()[1:]); err != nil {
 			return exitUsage, err
 		}
 	}
 	var argv []string
-	if *url == "" {
+	if *url == "" && !*conformance {
 		var err error
 		if argv, err = mcpServerCommand(*cmdLine, env); err != nil {
 			return exitUsage, err
@@ -63,12 +87,18 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 	// reader) and this function.
 	stderr := &lockedWriter{w: env.Stderr}
 	opts := &mcp.ClientOptions{
-		Info:   mcp.Implementation{Name: "wirelab", Version: implVersion()},
-		Token:  *token,
-		Stderr: stderr,
+		Info:            mcp.Implementation{Name: "wirelab", Version: implVersion()},
+		ProtocolVersion: *revision,
+		Token:           *token,
+		Stderr:          stderr,
 		OnNotification: func(method string, params json.RawMessage) {
 			printNotification(stderr, method, params)
 		},
+		OnWarning: func(msg string) { fmt.Fprintf(stderr, "wirelab: warning: %s\n", msg) },
+		Elicit:    elicitor(env, stderr, acceptWith, *elicitDecline),
+	}
+	if *conformance {
+		return conformanceMCP(ctx, fs.Arg(0), opts, env)
 	}
 	var cl *mcp.Client
 	var err error
@@ -85,15 +115,128 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 			fmt.Fprintf(stderr, "wirelab: %v\n", err)
 		}
 	}()
-	init := cl.InitializeResult()
-	fmt.Fprintf(stderr, "wirelab: connected to %s %s, protocol revision %s\n",
-		init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion)
+	printConnected(stderr, cl)
 
 	if fs.NArg() == 0 {
 		return listMCPTools(ctx, cl, env)
 	}
 	res, err := cl.CallTool(ctx, fs.Arg(0), callArgs, *progress)
 	return reportMCP(res, err, env)
+}
+
+// printConnected says whom the client talks to, and in which era.
+func printConnected(w io.Writer, cl *mcp.Client) {
+	init := cl.InitializeResult()
+	era := "a session (legacy)"
+	if cl.Modern() {
+		era = "stateless (modern)"
+	}
+	fmt.Fprintf(w, "wirelab: connected to %s %s, protocol revision %s, %s\n",
+		init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, era)
+}
+
+// elicitor answers the server's questions (elicitation/create): with
+// the flags' answer if one was given; else on the terminal, field by
+// field; else, with no one to ask, by declining.
+func elicitor(env Env, stderr io.Writer, acceptWith map[string]any, decline bool) func(context.Context, mcp.ElicitParams) (mcp.ElicitResult, error) {
+	return func(ctx context.Context, p mcp.ElicitParams) (mcp.ElicitResult, error) {
+		fmt.Fprintf(stderr, "wirelab: the server asks: %s\n", p.Message)
+		switch {
+		case decline:
+			return mcp.ElicitResult{Action: "decline"}, nil
+		case acceptWith != nil:
+			content, err := json.Marshal(acceptWith)
+			return mcp.ElicitResult{Action: "accept", Content: content}, err
+		case !isTerminal(env.Stdin):
+			fmt.Fprintln(stderr, "wirelab: no terminal to ask on, so declined (answer with --elicit-accept JSON)")
+			return mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return askForm(env.Stdin, stderr, p.RequestedSchema)
+	}
+}
+
+// isTerminal reports whether r is a terminal someone can type into.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// askForm asks for each field of a requestedSchema on the terminal. An
+// empty line takes the field's default, or leaves it out; the end of
+// input cancels.
+func askForm(in io.Reader, out io.Writer, requestedSchema json.RawMessage) (mcp.ElicitResult, error) {
+	var schema struct {
+		Properties map[string]struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+			Enum        []any  `json:"enum"`
+			Default     any    `json:"default"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(requestedSchema, &schema); err != nil {
+		return mcp.ElicitResult{}, fmt.Errorf("requestedSchema: %w", err)
+	}
+	names := make([]string, 0, len(schema.Properties))
+	for name := range schema.Properties {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	lines := bufio.NewScanner(in)
+	content := make(map[string]any)
+	for _, name := range names {
+		f := schema.Properties[name]
+		for {
+			fmt.Fprintf(out, "  %s (%s", name, f.Type)
+			if len(f.Enum) > 0 {
+				fmt.Fprintf(out, ", one of %v", f.Enum)
+			}
+			if f.Default != nil {
+				fmt.Fprintf(out, ", default %v", f.Default)
+			}
+			fmt.Fprintf(out, ") %s: ", f.Description)
+			if !lines.Scan() {
+				return mcp.ElicitResult{Action: "cancel"}, nil
+			}
+			text := strings.TrimSpace(lines.Text())
+			if text == "" {
+				if f.Default != nil {
+					content[name] = f.Default
+				}
+				break
+			}
+			v, err := formValue(f.Type, text)
+			if err == nil {
+				content[name] = v
+				break
+			}
+			fmt.Fprintf(out, "  %v\n", err)
+		}
+	}
+	b, err := json.Marshal(content)
+	return mcp.ElicitResult{Action: "accept", Content: b}, err
+}
+
+// formValue reads what the user typed as a value of a form field's type.
+func formValue(typ, text string) (any, error) {
+	switch typ {
+	case "integer":
+		return strconv.ParseInt(text, 10, 64)
+	case "number":
+		return strconv.ParseFloat(text, 64)
+	case "boolean":
+		switch strings.ToLower(text) {
+		case "y", "yes", "true":
+			return true, nil
+		case "n", "no", "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("yes or no, please")
+	}
+	return text, nil
 }
 
 // lockedWriter makes one writer safe for several goroutines, one whole
