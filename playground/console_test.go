@@ -56,6 +56,9 @@ func liveServers(t *testing.T) wire.Targets {
 var (
 	sessionHeader = regexp.MustCompile(`(?i)Mcp-Session-Id: *(\S+)`)
 	taskID        = regexp.MustCompile(`"task":\{"id":"([^"]+)"`)
+	// requestState is what static/wire.js (WireKnown) reads from an MCP
+	// input_required answer for {{requestState}}.
+	requestState = regexp.MustCompile(`"requestState":"([^"]+)"`)
 )
 
 // TestConsoleTemplates sends every template of every console, in the
@@ -98,8 +101,11 @@ func TestConsoleTemplates(t *testing.T) {
 					if m := taskID.FindStringSubmatch(answer); m != nil {
 						vars["{{task}}"] = m[1]
 					}
+					if m := requestState.FindStringSubmatch(answer); m != nil {
+						vars["{{requestState}}"] = m[1]
+					}
 					if tpl.Expect != "" && !strings.Contains(answer, fill.Replace(tpl.Expect)) {
-						t.Errorf("template %q: the answer has no %q:\n%s", tpl.Name, tpl.Expect, answer)
+						t.Errorf("template %q (%s): the answer has no %q:\n%s", tpl.Name, tpl.Group, tpl.Expect, answer)
 					}
 				}
 			})

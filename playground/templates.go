@@ -2,8 +2,11 @@ package playground
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/wirelab/wirelab/protocols/mcp"
 )
 
 // consoleSpec is one wire console: the protocol it speaks, the targets
@@ -22,11 +25,17 @@ type consoleSpec struct {
 // frameTemplate is a frame the composer offers. A template may hold
 // placeholders the page fills in from what has crossed the wire so far:
 // {{host}} (the target's host:port), {{session}} (the last Mcp-Session-Id
-// the server gave) and {{task}} (the last A2A task id).
+// the server gave), {{requestState}} (the requestState of the last MCP
+// input_required result) and {{task}} (the last A2A task id).
 type frameTemplate struct {
 	Name   string `json:"name"`   // what it does, e.g. "tools/call word_count"
 	Target string `json:"target"` // the target the frame is written for
-	Frame  string `json:"frame"`
+	// Group is the era of the protocol the frame speaks, when it has
+	// more than one (MCP: "2025-11-25" or "2026-07-28"); the composer
+	// lists the templates by group, under the group's name in the page's
+	// text. "" for none.
+	Group string `json:"group,omitempty"`
+	Frame string `json:"frame"`
 	// Expect is a piece of the answer the frame gets from the reference
 	// server, when the templates are sent in order; the console's tests
 	// send every template and look for it.
@@ -159,7 +168,15 @@ func grpcTemplates() []frameTemplate {
 	)
 }
 
-// The MCP templates, the same messages over both transports.
+// The MCP templates come in two groups, one per era of the protocol
+// (protocols/mcp/era.go), and the composer lists them so: first the
+// 2025-11-25 session, which opens with initialize and
+// notifications/initialized before any request; then 2026-07-28, whose
+// every request stands alone, carrying its revision and the client's
+// capabilities in params._meta. A group's key is its revision.
+
+// mcpMessages are the 2025-11-25 templates, the same messages over both
+// transports, in the order a session goes.
 var mcpMessages = []struct{ name, body, expect string }{
 	{"initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"console","version":"1"}}}`, `"protocolVersion":"2025-11-25"`},
 	{"notifications/initialized", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ``},
@@ -175,12 +192,127 @@ var mcpMessages = []struct{ name, body, expect string }{
 	{"deploy to production (the server asks you first)", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"deploy_service","arguments":{"service":"api","env":"production"}}}`, `elicitation/create`},
 }
 
+// statelessMeta is the params._meta of a 2026-07-28 request: the
+// revision it speaks, what the client can do (caps, a JSON object), and
+// who the client is, which a client SHOULD say on every request.
+func statelessMeta(version, caps string) string {
+	return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":` + caps +
+		`,"io.modelcontextprotocol/clientInfo":{"name":"console","version":"1"}}`
+}
+
+// statelessRequest writes a 2026-07-28 request.
+func statelessRequest(m statelessMessage) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s}}`, m.id, m.method, m.members())
+}
+
+// statelessMessage is a 2026-07-28 template, over both transports unless
+// only says which one it is for. Over HTTP it goes with the headers that
+// repeat the body (statelessHeaders); header, when set, is one of them
+// written otherwise.
+type statelessMessage struct {
+	name, method, params, meta, expect string
+	id                                 int
+	only                               string // "mcp-stdio" or "mcp-http"; "" for both
+	header                             string // "Name: value", in place of the header of that name
+}
+
+// members are the request's params without their braces: the method's
+// own, then the _meta, if any.
+func (m statelessMessage) members() string {
+	if m.params == "" || m.meta == "" {
+		return m.params + m.meta
+	}
+	return m.params + "," + m.meta
+}
+
+// The deploy to production that asks first, and its retry: the same call
+// with the answer in inputResponses (under the key the question had) and
+// requestState echoed as it came, which the page fills from the last
+// input_required answer.
+const (
+	statelessDeploy      = `"name":"deploy_service","arguments":{"service":"api","env":"production"}`
+	statelessDeployRetry = statelessDeploy + `,"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}},"requestState":"{{requestState}}"`
+)
+
+// statelessMessages are the 2026-07-28 templates: the requests a client
+// makes, each on its own, then the refusals in the era's own terms. Their
+// ids go on from 21, apart from the session's, since on stdio both eras
+// share one server process.
+var statelessMessages = []statelessMessage{
+	{name: "server/discover (revisions and capabilities)", id: 21, method: "server/discover", meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `"supportedVersions":["2026-07-28"`},
+	{name: "tools/list, on its own", id: 22, method: "tools/list", meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `"ttlMs":`},
+	{name: "tools/call word_count, on its own", id: 23, method: "tools/call", params: `"name":"word_count","arguments":{"text":"read the wire"}`,
+		meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `"structuredContent":{"words":3,"chars":13}`},
+	{name: "resources/read wirelab://notes/mcp", id: 24, method: "resources/read", params: `"uri":"wirelab://notes/mcp"`,
+		meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `"cacheScope":"public"`},
+	{name: "prompts/get explain", id: 25, method: "prompts/get", params: `"name":"explain","arguments":{"topic":"mcp"}`,
+		meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `"resultType":"complete"`},
+	{name: "deploy to production (input_required: the server asks in its result)", id: 26, method: "tools/call", params: statelessDeploy,
+		meta: statelessMeta(mcp.ModernVersion, `{"elicitation":{}}`), expect: `"resultType":"input_required"`},
+	{name: "deploy to production again, with inputResponses and requestState", id: 27, method: "tools/call", params: statelessDeployRetry,
+		meta: statelessMeta(mcp.ModernVersion, `{"elicitation":{}}`), expect: `"status":"deployed"`},
+	// On stdio a request without any _meta belongs to the session the
+	// process may have (it is served there, or refused as coming before
+	// initialize); one whose _meta names the revision but lacks the
+	// client's capabilities is this era's, and malformed.
+	{name: "_meta without clientCapabilities (-32602)", id: 28, method: "tools/list", only: "mcp-stdio",
+		meta: `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`, expect: `-32602`},
+	// Over HTTP a POST without a session whose MCP-Protocol-Version says
+	// 2026-07-28 is this era's, so a body without _meta is malformed.
+	{name: "no _meta (-32602)", id: 28, method: "tools/list", only: "mcp-http", expect: `-32602`},
+	{name: "an unknown revision (-32022)", id: 29, method: "tools/list", meta: statelessMeta("2099-01-01", `{}`), expect: `-32022`},
+	{name: "ping, which has no place without a session (-32601)", id: 30, method: "ping", meta: statelessMeta(mcp.ModernVersion, `{}`), expect: `-32601`},
+	{name: "Mcp-Name disagrees with the body (-32020, 400)", id: 31, method: "tools/call", params: `"name":"word_count","arguments":{"text":"read the wire"}`,
+		meta: statelessMeta(mcp.ModernVersion, `{}`), only: "mcp-http", header: "Mcp-Name: search", expect: `-32020`},
+}
+
+// statelessHeaders are the headers of a 2026-07-28 POST: those every MCP
+// POST has, then what a gateway routes on, said again from the body:
+// MCP-Protocol-Version (the revision in _meta), Mcp-Method, and for
+// tools/call, prompts/get and resources/read, Mcp-Name (params.name, or
+// params.uri). A body without a revision is still sent with this era's
+// in the header, so that the server takes it for this era's.
+func statelessHeaders(m statelessMessage) []string {
+	var p struct {
+		Name string                     `json:"name"`
+		URI  string                     `json:"uri"`
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	// {{requestState}} sits inside a string: the params are JSON as they
+	// are.
+	json.Unmarshal([]byte("{"+m.members()+"}"), &p)
+	version := mcp.ModernVersion
+	json.Unmarshal(p.Meta[mcp.MetaProtocolVersion], &version)
+	h := []string{"Accept: application/json, text/event-stream", "Content-Type: application/json",
+		"MCP-Protocol-Version: " + version, "Mcp-Method: " + m.method}
+	switch m.method {
+	case "tools/call", "prompts/get":
+		h = append(h, "Mcp-Name: "+p.Name)
+	case "resources/read":
+		h = append(h, "Mcp-Name: "+p.URI)
+	}
+	if m.header != "" {
+		name, _, _ := strings.Cut(m.header, ":")
+		for i, line := range h {
+			if strings.HasPrefix(line, name+":") {
+				h[i] = m.header
+			}
+		}
+	}
+	return h
+}
 func mcpStdioTemplates() []frameTemplate {
 	var ts []frameTemplate
 	for _, m := range mcpMessages {
-		ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-stdio", Frame: m.body, Expect: m.expect})
+		ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-stdio", Group: mcp.LegacyVersion, Frame: m.body, Expect: m.expect})
 	}
-	return append(ts, frameTemplate{Name: "not JSON (parse error)", Target: "mcp-stdio", Frame: `{"jsonrpc":"2.0","id":12,`, Expect: `-32700`})
+	ts = append(ts, frameTemplate{Name: "not JSON (parse error)", Target: "mcp-stdio", Group: mcp.LegacyVersion, Frame: `{"jsonrpc":"2.0","id":12,`, Expect: `-32700`})
+	for _, m := range statelessMessages {
+		if m.only == "" || m.only == "mcp-stdio" {
+			ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-stdio", Group: mcp.ModernVersion, Frame: statelessRequest(m), Expect: m.expect})
+		}
+	}
+	return ts
 }
 
 func mcpHTTPTemplates() []frameTemplate {
@@ -197,13 +329,23 @@ func mcpHTTPTemplates() []frameTemplate {
 		if expect == "" {
 			expect = "202 Accepted"
 		}
-		ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-http", Frame: httpRequest("POST", "/mcp", headers(i > 0), m.body), Expect: expect})
+		ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-http", Group: mcp.LegacyVersion, Frame: httpRequest("POST", "/mcp", headers(i > 0), m.body), Expect: expect})
 	}
-	return append(ts,
-		frameTemplate{Name: "GET: the server's own stream", Target: "mcp-http", Frame: httpRequest("GET", "/mcp", []string{"Accept: text/event-stream", "Mcp-Session-Id: {{session}}"}, ""), Expect: "text/event-stream"},
-		frameTemplate{Name: "DELETE: end the session", Target: "mcp-http", Frame: httpRequest("DELETE", "/mcp", []string{"Mcp-Session-Id: {{session}}"}, ""), Expect: "204 No Content"},
-		frameTemplate{Name: "no session (400)", Target: "mcp-http", Frame: httpRequest("POST", "/mcp", headers(false), `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), Expect: "400"},
+	ts = append(ts,
+		frameTemplate{Name: "GET: the server's own stream", Target: "mcp-http", Group: mcp.LegacyVersion,
+			Frame: httpRequest("GET", "/mcp", []string{"Accept: text/event-stream", "Mcp-Session-Id: {{session}}"}, ""), Expect: "text/event-stream"},
+		frameTemplate{Name: "DELETE: end the session", Target: "mcp-http", Group: mcp.LegacyVersion,
+			Frame: httpRequest("DELETE", "/mcp", []string{"Mcp-Session-Id: {{session}}"}, ""), Expect: "204 No Content"},
+		frameTemplate{Name: "no session (400)", Target: "mcp-http", Group: mcp.LegacyVersion,
+			Frame: httpRequest("POST", "/mcp", headers(false), `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), Expect: "400"},
 	)
+	for _, m := range statelessMessages {
+		if m.only == "" || m.only == "mcp-http" {
+			ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-http", Group: mcp.ModernVersion,
+				Frame: httpRequest("POST", "/mcp", statelessHeaders(m), statelessRequest(m)), Expect: m.expect})
+		}
+	}
+	return ts
 }
 
 func a2aTemplates() []frameTemplate {
