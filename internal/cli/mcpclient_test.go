@@ -34,7 +34,10 @@ func TestClientMCP(t *testing.T) {
 	guarded := httptest.NewServer(mcp.NewServer(tools.New(nil), nil).HTTPHandler(&mcp.HTTPOptions{Tokens: tokens}))
 	defer guarded.Close()
 
-	const wordCount = `{"content":[{"type":"text","text":"{\"words\":3,\"chars\":13}"}],"structuredContent":{"words":3,"chars":13}}` + "\n"
+	// The result as the server sent it, whatever the era adds around it
+	// (a modern result says "resultType":"complete").
+	const wordCount = `"content":[{"type":"text","text":"{\"words\":3,\"chars\":13}"}],"structuredContent":{"words":3,"chars":13}`
+	const legacyWordCount = `{` + wordCount + "}\n"
 	for _, tt := range []struct {
 		name       string
 		args       []string
@@ -45,20 +48,26 @@ func TestClientMCP(t *testing.T) {
 		notInLines string // no line of stderr starts with this
 	}{
 		{name: "list", args: []string{"client", "mcp"}, inStdout: "word_count      Count the words", inStderr: "wirelab: connected to wirelab "},
-		{name: "list flag", args: []string{"client", "mcp", "--list"}, inStdout: "\nweather ", inStderr: "protocol revision 2025-11-25"},
-		{name: "call", args: []string{"client", "mcp", "word_count", "text=read the wire"}, stdout: wordCount},
-		{name: "call via --cmd", args: []string{"client", "mcp", "--cmd", wirelabBin + " server mcp", "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "list flag", args: []string{"client", "mcp", "--list"}, inStdout: "\nweather ", inStderr: "protocol revision 2026-07-28, stateless (modern)"},
+		{name: "list legacy", args: []string{"client", "mcp", "--protocol-version", "2025-11-25", "--list"}, inStdout: "\nweather ", inStderr: "protocol revision 2025-11-25, a session (legacy)"},
+		{name: "call", args: []string{"client", "mcp", "word_count", "text=read the wire"}, inStdout: wordCount},
+		{name: "call legacy", args: []string{"client", "mcp", "--protocol-version", "2025-11-25", "word_count", "text=read the wire"}, stdout: legacyWordCount},
+		{name: "call via --cmd", args: []string{"client", "mcp", "--cmd", wirelabBin + " server mcp", "word_count", "text=read the wire"}, inStdout: wordCount},
 		{name: "tool error", args: []string{"client", "mcp", "weather", "city=Oslo"}, code: 1, inStdout: `"isError":true`, inStderr: "wirelab: tool error (weather): weather failed: upstream"},
 		{name: "invalid arguments are a tool error", args: []string{"client", "mcp", "search", "q=x", "limit=2"}, code: 1, inStdout: `"isError":true`, inStderr: "tool error (search)"},
-		{name: "protocol error", args: []string{"client", "mcp", "nope"}, code: 2, inStdout: `{"error":{"code":-32602,`, inStderr: "wirelab: protocol error -32602: invalid params: unknown tool"},
+		{name: "protocol error", args: []string{"client", "mcp", "nope"}, code: 2, inStdout: `{"error":{"code":-32602,`, inStderr: "wirelab: protocol error -32602: "},
 		{name: "progress", args: []string{"client", "mcp", "--progress", "deploy_service", "service=api", "env=staging"}, inStdout: `"status":"deployed"`, inStderr: "wirelab: progress 4/4: "},
 		{name: "no progress unless asked", args: []string{"client", "mcp", "deploy_service", "service=api", "env=staging"}, inStdout: `"status":"deployed"`, notInLines: "wirelab: progress"},
 		{name: "no such command", args: []string{"client", "mcp", "--cmd", "/nonexistent/server"}, code: 2, inStderr: "/nonexistent/server"},
 		{name: "not an MCP server", args: []string{"client", "mcp", "--cmd", wirelabBin + " version"}, code: 2, inStderr: "is it an MCP server"},
-		{name: "http", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, stdout: wordCount},
-		{name: "http token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "--token", "s3cret", "word_count", "text=read the wire"}, stdout: wordCount},
+		{name: "http", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, inStdout: wordCount},
+		{name: "http legacy", args: []string{"client", "mcp", "--protocol-version", "2025-11-25", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, stdout: legacyWordCount},
+		{name: "http token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "--token", "s3cret", "word_count", "text=read the wire"}, inStdout: wordCount},
 		{name: "http no token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "word_count", "text=x"}, code: 2, inStderr: "HTTP 401 Unauthorized: the server needs a token"},
 		{name: "http nobody there", args: []string{"client", "mcp", "--url", "http://127.0.0.1:1/mcp"}, code: 2, inStderr: "refused"},
+		{name: "elicitation declined without a terminal", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "deploy_service", "service=api", "env=production"}, code: 1, inStderr: "no terminal to ask on, so declined"},
+		{name: "elicitation accepted by flag", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "--elicit-accept", `{"confirm":true}`, "deploy_service", "service=api", "env=production"}, inStdout: `"status":"deployed"`, inStderr: "wirelab: the server asks: "},
+		{name: "elicitation accepted by flag, legacy", args: []string{"client", "mcp", "--protocol-version", "2025-11-25", "--url", open.URL + mcp.Endpoint, "--elicit-accept", `{"confirm":true}`, "deploy_service", "service=api", "env=production"}, inStdout: `"status":"deployed"`, inStderr: "wirelab: the server asks: "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runMCP(t, tt.args...)
@@ -99,6 +108,9 @@ func TestClientMCPUsage(t *testing.T) {
 		{[]string{"client", "mcp", "--token", "t"}, "wirelab: --token needs --url: a stdio server runs as you and takes no tokens"},
 		{[]string{"client", "mcp", "--list", "word_count"}, `wirelab: --list takes no TOOL, got "word_count"`},
 		{[]string{"client", "mcp", "word_count", "text"}, `wirelab: argument "text" is not KEY=VALUE (or KEY:=JSON for numbers, booleans, arrays and objects)`},
+		{[]string{"client", "mcp", "--elicit-accept", "{}", "--elicit-decline"}, "wirelab: --elicit-accept and --elicit-decline are two answers; give one"},
+		{[]string{"client", "mcp", "--elicit-accept", "yes"}, `wirelab: --elicit-accept: "yes" is not a JSON object: invalid character 'y' looking for beginning of value`},
+		{[]string{"client", "mcp", "--conformance"}, "wirelab: --conformance takes the server URL as its one argument, and no --cmd or --url"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, stdout, stderr := run(t, "", tt.args...)

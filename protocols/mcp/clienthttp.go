@@ -58,8 +58,6 @@ type HTTPError struct {
 func (e *HTTPError) Error() string {
 	msg := "HTTP " + e.Status
 	switch {
-	case e.RPC != nil:
-		return msg + ": " + e.RPC.Error()
 	case e.StatusCode == http.StatusUnauthorized:
 		msg += ": the server needs a token (--token, sent as Authorization: Bearer)"
 	case e.StatusCode == http.StatusNotFound && e.SessionID != "":
@@ -67,13 +65,16 @@ func (e *HTTPError) Error() string {
 		// containing an MCP-Session-Id, it MUST start a new session by
 		// sending a new InitializeRequest without a session ID attached."
 		msg += fmt.Sprintf(": the server no longer knows session %q (it ended, or the server restarted); connect again to start a new one", e.SessionID)
-	case e.StatusCode == http.StatusNotFound:
+	case e.StatusCode == http.StatusNotFound && e.RPC == nil:
 		msg += ": no MCP endpoint at this URL"
+	}
+	if e.RPC != nil {
+		msg += ": " + e.RPC.Error()
 	}
 	if e.WWWAuthenticate != "" {
 		msg += "; WWW-Authenticate: " + e.WWWAuthenticate
 	}
-	if e.Body != "" {
+	if e.Body != "" && e.RPC == nil {
 		msg += fmt.Sprintf("; body: %q", e.Body)
 	}
 	return msg
@@ -118,12 +119,17 @@ func ConnectHTTP(ctx context.Context, url string, opts *ClientOptions) (*Client,
 	return c, nil
 }
 
-// legacyRefusal reports whether a refused modern request means a legacy
-// server: a 4xx without a modern error in the body. 401 and 403 are
-// about the token, not the era.
+// legacyRefusal reports whether the answer to a modern request means a
+// legacy server: "If the body is empty or is not a recognized modern
+// JSON-RPC error, fall back to initialize". That is a JSON-RPC error, or
+// a 4xx without one. 401 and 403 are about the token, not the era.
 func legacyRefusal(err error) bool {
 	var he *HTTPError
-	return errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 &&
+	if !errors.As(err, &he) {
+		var rpcErr *jsonrpc.Error
+		return errors.As(err, &rpcErr)
+	}
+	return he.StatusCode >= 400 && he.StatusCode < 500 &&
 		he.StatusCode != http.StatusUnauthorized && he.StatusCode != http.StatusForbidden
 }
 

@@ -226,14 +226,14 @@ type discoverAnswer struct {
 //     no DiscoverResult at all: legacy, at the newest revision listed;
 //   - a modern error (UnsupportedProtocolVersion listing no revision this
 //     client speaks in the modern era, a header mismatch): the error;
-//   - any other error answer: legacy. "The fallback MUST NOT be keyed to
-//     one specific error code";
+//   - any other error answer, as the transport's legacy says: legacy.
+//     "The fallback MUST NOT be keyed to one specific error code";
 //   - silence for wait (when wait is not zero): legacy, the last resort.
 //
 // It returns the legacy revision to open a session with, or "" for
 // modern. Failures that say nothing about the era (the process exited,
 // the connection was refused) are returned as errors.
-func (c *Client) discover(ctx context.Context, wait time.Duration, legacyStatus func(error) bool) (legacyAt string, err error) {
+func (c *Client) discover(ctx context.Context, wait time.Duration, legacy func(error) bool) (legacyAt string, err error) {
 	probeCtx := ctx
 	if wait > 0 {
 		var cancel context.CancelFunc
@@ -263,7 +263,7 @@ func (c *Client) discover(ctx context.Context, wait time.Duration, legacyStatus 
 		return "", fmt.Errorf("%w (it speaks %v; this client speaks %v)", err, data.Supported, SupportedVersions())
 	case isModernError(err):
 		return "", err
-	case errors.As(err, &rpcErr), legacyStatus != nil && legacyStatus(err):
+	case legacy(err):
 		return LegacyVersion, nil
 	default:
 		return "", err
@@ -293,4 +293,11 @@ func (c *Client) discover(ctx context.Context, wait time.Duration, legacyStatus 
 		c.init.ServerInfo = *info
 	}
 	return "", nil
+}
+
+// isAnswer reports whether err is an error the server answered with: over
+// stdio, what makes a legacy server of one that answered the probe.
+func isAnswer(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr)
 }

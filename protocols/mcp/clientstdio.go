@@ -49,7 +49,7 @@ func connectStreams(ctx context.Context, r io.ReadCloser, w io.WriteCloser, opts
 	// closing r.
 	go t.read(c)
 	err := c.connect(ctx, opts, func(ctx context.Context) (string, error) {
-		return c.discover(ctx, probeTimeout, nil)
+		return c.discover(ctx, probeTimeout, isAnswer)
 	})
 	if err != nil {
 		c.Close()
