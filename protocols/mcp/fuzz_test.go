@@ -241,7 +241,8 @@ func answersIn(t *testing.T, w *httptest.ResponseRecorder) []jsonrpc.Message {
 		datas = [][]byte{w.Body.Bytes()}
 	case "text/event-stream":
 		for _, line := range strings.Split(w.Body.String(), "\n") {
-			if d, ok := strings.CutPrefix(line, "data: "); ok {
+			// An event with an id and no data primes a resumable stream.
+			if d, ok := strings.CutPrefix(line, "data: "); ok && d != "" {
 				datas = append(datas, []byte(d))
 			}
 		}

@@ -104,8 +104,10 @@ type httpSession struct {
 	busy     int
 	lastUsed time.Time // when a request last came or went
 
-	streamMu sync.Mutex // guards stream
-	stream   *sseStream // the open GET stream, or nil
+	streamMu   sync.Mutex      // guards stream, replays and lastStream
+	stream     *sseStream      // the open GET stream, or nil
+	replays    map[int]*replay // the latest resumable streams, by number
+	lastStream int             // the number of the latest
 }
 
 // HTTPHandler returns the handler of the Streamable HTTP transport.
@@ -267,14 +269,32 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 			h.forbidden(w, r, req, scope)
 			return
 		}
-		// The request ends when its client disconnects or its session
-		// ends. This server does not offer resumption, so an answer
-		// nobody waits for is not worth finishing.
-		ctx, cancel := context.WithCancel(r.Context())
+		// A broken connection does not cancel the request: the client
+		// may come back for the rest of its stream (resume.go), within
+		// resumeWindow. notifications/cancelled cancels it, and so does
+		// the session ending.
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		stop := context.AfterFunc(hs.ctx, cancel) // the session ending cancels it too
+		stop := context.AfterFunc(hs.ctx, cancel)
 		defer stop()
 		reply := &postReply{w: w}
+		var resume *replay
+		reply.resumable = func() *replay {
+			resume = hs.newReplay(cancel)
+			return resume
+		}
+		gone := context.AfterFunc(r.Context(), func() {
+			reply.mu.Lock()
+			rp, stream := resume, reply.stream
+			reply.mu.Unlock()
+			if rp == nil {
+				cancel() // no stream to resume: nobody can get the answer
+				return
+			}
+			rp.detach(stream)
+			rp.orphaned()
+		})
+		defer gone()
 		resp := hs.handleRequest(ctx, req, reply.send, allow)
 		if req.Method == "initialize" && w.Header().Get("Mcp-Session-Id") != "" && (resp == nil || resp.Error != nil) {
 			// A failed initialize starts no session.
@@ -305,6 +325,10 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	// An open stream keeps the session busy: its client is listening.
 	defer h.release(hs)
+	if r.Header.Get("Last-Event-ID") != "" {
+		h.resumeStream(w, r, hs)
+		return
+	}
 	stream := newSSEStream(w)
 	hs.streamMu.Lock()
 	busy := hs.stream != nil

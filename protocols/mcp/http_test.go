@@ -90,7 +90,9 @@ func events(resp *http.Response) <-chan string {
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
 		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			// An event with an empty data field primes a resumable
+			// stream (resume.go); it carries no message.
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && data != "" {
 				ch <- data
 			}
 		}

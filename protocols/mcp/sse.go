@@ -68,6 +68,38 @@ func (s *sseStream) send(msg any) error {
 	return http.NewResponseController(s.w).Flush()
 }
 
+// event writes one event with an id; nil data makes the priming event,
+// an id and an empty data field.
+func (s *sseStream) event(id string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return errStreamDone
+	}
+	s.startLocked()
+	b := []byte("id: " + id + "\ndata:")
+	if data != nil {
+		b = append(append(b, ' '), data...)
+	}
+	if _, err := s.w.Write(append(b, '\n', '\n')); err != nil {
+		return err
+	}
+	return http.NewResponseController(s.w).Flush()
+}
+
+// comment writes an SSE comment, a line that clients ignore and people
+// read.
+func (s *sseStream) comment(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return
+	}
+	s.startLocked()
+	s.w.Write([]byte(": " + text + "\n\n"))
+	http.NewResponseController(s.w).Flush()
+}
+
 // close ends the stream: later sends fail. The handler returning is what
 // ends the HTTP response.
 func (s *sseStream) close() {
@@ -84,8 +116,12 @@ func (s *sseStream) close() {
 // user) turns the reply into a stream.
 type postReply struct {
 	w      http.ResponseWriter
-	mu     sync.Mutex // guards stream
+	mu     sync.Mutex // guards stream and resume
 	stream *sseStream // nil until the first message before the answer
+	// resumable, when set, makes the stream resumable (resume.go): it
+	// is called when the stream begins.
+	resumable func() *replay
+	resume    *replay
 }
 
 // send sends a message that belongs to the request, before its answer.
@@ -93,9 +129,16 @@ func (p *postReply) send(msg any) error {
 	p.mu.Lock()
 	if p.stream == nil {
 		p.stream = newSSEStream(p.w)
+		if p.resumable != nil {
+			p.resume = p.resumable()
+			p.resume.begin(p.stream)
+		}
 	}
-	stream := p.stream
+	stream, resume := p.stream, p.resume
 	p.mu.Unlock()
+	if resume != nil {
+		return resume.send(msg)
+	}
 	return stream.send(msg)
 }
 
@@ -115,10 +158,14 @@ func (p *postReply) finish(resp *jsonrpc.Response, status int) {
 	if p.stream == nil {
 		p.stream = newSSEStream(p.w)
 	}
-	if resp != nil {
+	if p.resume != nil {
+		if resp != nil {
+			p.resume.send(resp)
+		}
+		p.resume.end()
+	} else if resp != nil {
 		p.stream.send(resp)
-	} else {
-		p.stream.start()
 	}
+	p.stream.start()
 	p.stream.close()
 }
