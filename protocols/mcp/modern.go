@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,9 @@ func (e *inputRequired) Error() string {
 func isModern(req *jsonrpc.Request) bool {
 	if req.Method == "server/discover" {
 		return true
+	}
+	if !bytes.Contains(req.Params, []byte(`"io.modelcontextprotocol/`)) {
+		return false // the common case of a legacy session, without decoding
 	}
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
@@ -267,7 +271,7 @@ func (s *Server) complete(method string, result any) {
 	}
 	f := r.resultFields()
 	f.ResultType = ResultComplete
-	f.Meta, _ = json.Marshal(map[string]Implementation{MetaServerInfo: s.info()})
+	f.Meta = s.infoMeta
 	switch method {
 	case "server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read":
 		ttl := int64(listTTL)

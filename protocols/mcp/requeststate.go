@@ -73,10 +73,10 @@ func (s *Server) signState(req *jsonrpc.Request, answers map[string]json.RawMess
 // params.inputResponses, and those of earlier rounds in a requestState
 // that verifies. A request of a method that never asks is left alone.
 func (s *Server) readAnswers(req *jsonrpc.Request, call *modernCall, p *modernParams) error {
-	call.answers = make(map[string]json.RawMessage)
-	if !acceptsInput(req.Method) {
-		return nil
+	if !acceptsInput(req.Method) || (p.RequestState == nil && p.InputResponses == nil) {
+		return nil // a first round: no answers yet (reading a nil map finds none)
 	}
+	call.answers = make(map[string]json.RawMessage)
 	if p.RequestState != nil {
 		st, err := s.verifyState(*p.RequestState)
 		if err != nil {

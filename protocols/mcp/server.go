@@ -50,6 +50,9 @@ type Server struct {
 	templates  []resourceTemplate
 	prompts    []prompt
 
+	// infoMeta is the _meta of every modern result: who answered.
+	infoMeta json.RawMessage
+
 	// stateKey signs the requestState of modern input_required results
 	// (requeststate.go). It is made at start and never leaves the process.
 	stateKey []byte
@@ -70,6 +73,7 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	if s.version == "" {
 		s.version = "dev"
 	}
+	s.infoMeta, _ = json.Marshal(map[string]Implementation{MetaServerInfo: s.info()})
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
