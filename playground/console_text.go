@@ -1,5 +1,7 @@
 package playground
 
+import "github.com/wirelab/wirelab/protocols/mcp"
+
 // consoleText is every string of the console pages that is not the
 // protocol's own words, in one language. The script's strings travel to
 // the page in the page's data.
@@ -39,6 +41,7 @@ type consoleText struct {
 	RequestLine  string    `json:"requestLine"`
 	NeedSession  string    `json:"needSession"`
 	NeedTask     string    `json:"needTask"`
+	NeedState    string    `json:"needRequestState"`
 	Answer       string    `json:"answer"`
 	Fixed        string    `json:"fixed"`
 	CopyAs       string    `json:"copyAs"`
@@ -48,6 +51,25 @@ type consoleText struct {
 	Earlier      string    `json:"earlier"`
 	NoBytes      string    `json:"noBytes"`
 	You          string    `json:"you"` // the learner's lifeline in the sequence diagram
+	// Groups name the groups of templates (frameTemplate.Group), each
+	// with a line that says how its era goes.
+	Groups map[string]templateGroup `json:"groups"`
+	// Eras are the tags beside a row of the transcript, by the era
+	// static/transcript.js finds the message in: "modern" or "session".
+	Eras map[string]eraTag `json:"eras"`
+}
+
+// templateGroup is a group of templates, as the composer shows it.
+type templateGroup struct {
+	Label string `json:"label"` // the group's heading in the list
+	Note  string `json:"note"`  // one line on how a conversation in it goes
+}
+
+// eraTag is the tag beside a row of the transcript that says which era
+// of MCP its message belongs to.
+type eraTag struct {
+	Tag   string `json:"tag"`
+	Title string `json:"title"` // the tag's tooltip: why the message is of that era
 }
 
 func consoleStrings(l lang) consoleText {
@@ -88,6 +110,7 @@ func consoleStrings(l lang) consoleText {
 			RequestLine:  "HTTP-кадр начинается со строки запроса, например POST /mcp HTTP/1.1",
 			NeedSession:  "в кадре {{session}}: сначала отправьте initialize, сервер выдаст Mcp-Session-Id",
 			NeedTask:     "в кадре {{task}}: сначала создайте задачу (SendMessage)",
+			NeedState:    "в кадре {{requestState}}: сначала отправьте запрос, на который придёт ответ input_required; его requestState встанет сюда",
 			Answer:       "Ответить",
 			Fixed:        "исправлен",
 			CopyAs:       "Копировать как %s",
@@ -97,6 +120,16 @@ func consoleStrings(l lang) consoleText {
 			Earlier:      "— выше: до перезагрузки страницы —",
 			NoBytes:      "байтов этого вызова здесь нет: байты вызова gRPC приходят с его записью, вместе с ответом",
 			You:          "вы",
+			Groups: map[string]templateGroup{
+				mcp.LegacyVersion: {Label: "2025-11-25 (сессия)",
+					Note: "Сначала сессия: initialize и ответ на него, затем notifications/initialized, и лишь потом запрос, который опирается на то, о чём договорился initialize (по HTTP его несёт Mcp-Session-Id)."},
+				mcp.ModernVersion: {Label: "2026-07-28 (без сессии)",
+					Note: "Без рукопожатия: один запрос, который сам несёт ревизию и возможности клиента в params._meta; по HTTP его заголовки повторяют ревизию, метод и имя, а Mcp-Session-Id нет."},
+			},
+			Eras: map[string]eraTag{
+				"modern":  {Tag: "2026-07-28", Title: "запрос ревизии 2026-07-28: ревизия названа в его params._meta, и он обходится без сессии; ответ на него — той же ревизии"},
+				"session": {Tag: "2025-11-25, сессия", Title: "часть сессии 2025-11-25, которую открыл initialize"},
+			},
 		}
 	}
 	return consoleText{
@@ -135,6 +168,7 @@ func consoleStrings(l lang) consoleText {
 		RequestLine:  "an HTTP frame starts with a request line such as POST /mcp HTTP/1.1",
 		NeedSession:  "the frame has {{session}}: send initialize first, and the server gives an Mcp-Session-Id",
 		NeedTask:     "the frame has {{task}}: make a task first (SendMessage)",
+		NeedState:    "the frame has {{requestState}}: first send the request whose answer is input_required; its requestState goes here",
 		Answer:       "Answer",
 		Fixed:        "fixed",
 		CopyAs:       "Copy as %s",
@@ -144,5 +178,15 @@ func consoleStrings(l lang) consoleText {
 		Earlier:      "— above: before the page was reloaded —",
 		NoBytes:      "no bytes of this call here: a gRPC call's bytes come with its capture, in the answer",
 		You:          "you",
+		Groups: map[string]templateGroup{
+			mcp.LegacyVersion: {Label: "2025-11-25 (session)",
+				Note: "The session first: initialize and its answer, then notifications/initialized, and only then a request, which leans on what initialize agreed (over HTTP, Mcp-Session-Id carries it)."},
+			mcp.ModernVersion: {Label: "2026-07-28 (stateless)",
+				Note: "No handshake: one request that carries its revision and the client's capabilities itself, in params._meta; over HTTP its headers repeat the revision, the method and the name, and there is no Mcp-Session-Id."},
+		},
+		Eras: map[string]eraTag{
+			"modern":  {Tag: "2026-07-28", Title: "a request of revision 2026-07-28: its params._meta names the revision, and it needs no session; its answer is of the same revision"},
+			"session": {Tag: "2025-11-25 session", Title: "part of the 2025-11-25 session that initialize opened"},
+		},
 	}
 }

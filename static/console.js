@@ -22,7 +22,10 @@ const el = {
   rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
   stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
   share: $("share"), clear: $("clear"), status: $("status"),
+  groups: document.createElement("dl"), // the template groups' notes, placed under the composer's first bar
 };
+el.groups.className = "template-groups";
+el.template.closest(".composer-bar").after(el.groups);
 const storeKey = "wirelab.console." + data.slug;
 const watching = data.watch !== "";
 const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
@@ -71,12 +74,38 @@ function fill(frame) {
   return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())));
 }
 
+// listTemplates offers the templates of the current target, those of a
+// group (an era of the protocol) under its heading, and says under the
+// list how each group's conversation goes.
 function listTemplates() {
   const t = templateTarget();
   el.template.replaceChildren(new Option(T.pickTemplate, ""));
+  const groups = new Map(); // a group's key -> its <optgroup>
   data.templates.forEach((tpl, i) => {
-    if (tpl.target === t) el.template.append(new Option(tpl.name, String(i)));
+    if (tpl.target !== t) return;
+    let list = el.template;
+    if (tpl.group) {
+      if (!groups.has(tpl.group)) {
+        const g = document.createElement("optgroup");
+        g.label = (T.groups[tpl.group] || {}).label || tpl.group;
+        el.template.append(g);
+        groups.set(tpl.group, g);
+      }
+      list = groups.get(tpl.group);
+    }
+    list.append(new Option(tpl.name, String(i)));
   });
+  el.groups.replaceChildren();
+  for (const key of groups.keys()) {
+    const g = T.groups[key];
+    if (!g) continue;
+    const dt = document.createElement("dt");
+    dt.textContent = g.label;
+    const dd = document.createElement("dd");
+    dd.textContent = g.note;
+    el.groups.append(dt, dd);
+  }
+  el.groups.hidden = groups.size === 0;
   el.toRow.hidden = !isCustom();
   // A stdio server restarts; a gRPC connection, kept between calls,
   // is closed so that the next call dials and asks reflection again.
@@ -104,6 +133,7 @@ el.template.addEventListener("change", () => {
 function problem(frame) {
   const t = templateTarget();
   if (frame.includes("{{session}}")) return T.needSession;
+  if (frame.includes("{{requestState}}")) return T.needRequestState;
   if (frame.includes("{{task}}")) return T.needTask;
   if (/stdio/.test(t)) {
     const lines = frame.split("\n").filter((l) => l.trim() !== "");
@@ -255,6 +285,17 @@ function rowElement(r) {
     tr.append(td);
   });
   if (r.to) tr.querySelector(".target").title = r.to;
+  const era = r.era && T.eras[r.era];
+  if (era) {
+    // Which era of MCP the message is in (transcript.js, eraOf), said
+    // beside it.
+    tr.dataset.era = r.era;
+    const tag = document.createElement("span");
+    tag.className = "era era-" + r.era;
+    tag.textContent = era.tag;
+    tag.title = era.title;
+    tr.querySelector(".summary").append(" ", tag);
+  }
   if (r.notes && r.notes.length > 0) {
     // What the playground changed in the request, said beside it.
     const fixed = document.createElement("span");

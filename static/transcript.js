@@ -17,7 +17,8 @@
 //    {dir, type, stream, bytes in base64, cut}), size, summary,
 //    rpc (JSON-RPC id as text, or ""), latency (ms or null),
 //    ask (true: a request from the server the learner may answer),
-//    answered (a request that has its answer; on an ask, the learner's)}
+//    answered (a request that has its answer; on an ask, the learner's),
+//    era (the era of MCP the message belongs to, eraOf; absent if none)}
 //
 // What becomes a row:
 //   - a stdio frame: one row per line sent, one per line read back;
@@ -27,6 +28,21 @@
 //     frames both ways; the request's row gets the client's frames then;
 //   - the playground's refusals and fixes, as notes.
 // stderr of a child is not a row: it goes to its own pane.
+//
+// The eras of MCP (protocols/mcp/era.go) can share one server, so a row
+// says which its message is in, as row.era, for the page to tag beside
+// the bytes, which stay as they crossed:
+//   - "modern": a 2026-07-28 request, which stands alone: its
+//     params._meta has a key of that revision
+//     (io.modelcontextprotocol/protocolVersion and its fellows), the
+//     server's own test, or it is server/discover, which only that
+//     revision has; and the answer to it;
+//   - "session": initialize, and what follows it in the 2025-11-25
+//     session it opens: over HTTP the messages that carry Mcp-Session-Id,
+//     on stdio those sent to the same server process until it exits, the
+//     server's requests to the learner there, and the answers to them all.
+// A message of neither (a notification of the server's, a request
+// before any initialize, another protocol's) has no era.
 // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
 // into milliseconds with the fraction kept (Date.parse keeps only ms).
 export function atMillis(at) {
@@ -118,6 +134,16 @@ function firstText(parts) {
   return t.length > summaryText ? t.slice(0, summaryText - 1) + "…" : t;
 }
 
+// isModern tells whether a JSON message is a request of the 2026-07-28
+// era: server/discover, or one whose params._meta has a key of that
+// revision's, io.modelcontextprotocol/...
+function isModern(msg) {
+  if (msg === null || typeof msg !== "object") return false;
+  if (msg.method === "server/discover") return true;
+  const meta = msg.params && typeof msg.params === "object" ? msg.params._meta : null;
+  return meta !== null && typeof meta === "object" && Object.keys(meta).some((k) => k.startsWith("io.modelcontextprotocol/"));
+}
+
 // splitHTTP separates an HTTP message's head from its body.
 export function splitHTTP(text) {
   const t = text.replace(/\r\n/g, "\n");
@@ -160,6 +186,22 @@ export class Transcript {
     this.exchanges = new Map(); // frame id -> {request row, head row, sse buffer, raw}
     this.fixes = new Map(); // frame id -> what the playground fixed in its request
     this.stderr = [];
+    // The stdio servers (target and "to") that initialize has gone to
+    // since they started: what goes to them is in a 2025-11-25 session.
+    this.sessions = new Set();
+  }
+
+  // eraOf finds the era of a message the learner sent (see the top of
+  // this file): msg is its JSON (undefined if it is not JSON), head its
+  // HTTP head ("" on stdio), server the stdio server it went to.
+  eraOf(msg, head, server) {
+    if (isModern(msg)) return "modern";
+    if (msg && msg.method === "initialize") {
+      if (head === "") this.sessions.add(server);
+      return "session";
+    }
+    if (head !== "") return /^mcp-session-id:/im.test(head) ? "session" : "";
+    return this.sessions.has(server) ? "session" : "";
   }
 
   add(row) {
@@ -179,6 +221,7 @@ export class Transcript {
         r.answered = true;
         row.latency = row.ms - r.ms;
         row.answers = r.n;
+        if (r.era) row.era = r.era; // an answer is in its request's era
         return;
       }
     }
@@ -241,6 +284,8 @@ export class Transcript {
           this.fixes.set(ev.id, fixes);
           return;
         }
+        // A server that exited took its session with it.
+        if (ev.kind === "exit") this.sessions.delete(server(base));
         // A note may run to several lines (a crashed server's exit
         // status, then the tail of its stderr): the row shows the first.
         this.add(Object.assign(base, { dir: "note", kind: ev.kind, text: ev.text, size: 0, summary: ev.text.split("\n")[0] }));
@@ -257,9 +302,16 @@ export class Transcript {
         dir: ev.dir, kind: "line", text: l, size: new TextEncoder().encode(l + "\n").length,
         summary: msg === undefined ? "not JSON" : d.summary, rpc: d.rpc, request: !!d.request,
       });
-      if (ev.dir === "in") {
-        if (d.request) row.ask = true; // the server asks the client
-        else this.matchLatency(row);
+      if (ev.dir === "out") {
+        const era = this.eraOf(msg, "", server(base));
+        if (era) row.era = era;
+      } else if (ev.dir === "in" && d.request) {
+        row.ask = true; // the server asks the client
+        // Only a session's server asks: the 2026-07-28 one asks in its
+        // result (input_required) instead.
+        if (this.sessions.has(server(base))) row.era = "session";
+      } else if (ev.dir === "in") {
+        this.matchLatency(row);
       }
       this.add(row);
       if (ev.dir === "out") this.matchAsk(row);
@@ -271,6 +323,8 @@ export class Transcript {
     const first = head.split("\n")[0];
     const msg = parseJSON(body);
     const d = describe(msg);
+    const era = this.eraOf(msg, head, "");
+    if (era) base.era = era;
     const row = this.add(Object.assign(base, {
       dir: "out", kind: "http", text: ev.text, size: ev.size, summary: first + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, request: !!d.request,
       notes: this.fixes.get(ev.id) || [],
@@ -303,6 +357,7 @@ export class Transcript {
     if (x.request) {
       row.latency = row.ms - x.request.ms;
       row.answers = x.request.n;
+      if (x.request.era) row.era = x.request.era;
     }
     x.head = row;
     this.exchanges.set(ev.id, x);
@@ -329,6 +384,7 @@ export class Transcript {
         dir: "in", kind: "sse", text: e.block, size: new TextEncoder().encode(e.block).length,
         summary: "SSE " + e.event + (e.id ? " #" + e.id : "") + (d.summary ? " · " + d.summary : ""), rpc: d.rpc, sseData: e.data,
       });
+      if (x.request && x.request.era) row.era = x.request.era;
       if (d.request) row.ask = true;
       else if (d.rpc) {
         row.latency = row.ms - x.request.ms;
@@ -380,6 +436,8 @@ export class Transcript {
     }
   }
 
+  // clear empties the transcript; the servers, and the sessions they
+  // hold, go on.
   clear() {
     this.rows = [];
     this.exchanges.clear();
@@ -387,6 +445,11 @@ export class Transcript {
     this.stderr = [];
     this.onChange("clear");
   }
+}
+
+// server names the stdio server a row's message went to or came from.
+function server(row) {
+  return row.target + " " + (row.to || "");
 }
 
 // frameBytes decodes a frame's base64 bytes.

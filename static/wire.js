@@ -74,11 +74,14 @@ export class WireSocket {
 
 // WireKnown remembers, from the answers seen so far, what a later frame
 // may refer to: {{session}}, the MCP session's id (the Mcp-Session-Id
-// header of an answer), and {{task}}, the last A2A task's id. Both the
-// consoles and a lesson's frames fill their placeholders with it.
+// header of an answer), {{requestState}}, the requestState of the last
+// MCP input_required result (which the retry echoes), and {{task}}, the
+// last A2A task's id. Both the consoles and a lesson's frames fill their
+// placeholders with it.
 export class WireKnown {
   constructor() {
     this.session = "";
+    this.requestState = "";
     this.task = "";
   }
 
@@ -91,12 +94,18 @@ export class WireKnown {
     if (msg.kind === "http-body" || msg.kind === "line") {
       const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
       if (m) this.task = m[1];
+      // Only the server's: the retry that echoes it carries it too.
+      const state = msg.dir === "in" && /"requestState":"([^"]+)"/.exec(msg.text);
+      if (state) this.requestState = state[1];
     }
   }
 
   // fill puts what is known in a frame's placeholders; one not known yet
   // stays as it is, for the page to point out.
   fill(frame) {
-    return frame.replaceAll("{{session}}", this.session || "{{session}}").replaceAll("{{task}}", this.task || "{{task}}");
+    return frame
+      .replaceAll("{{session}}", this.session || "{{session}}")
+      .replaceAll("{{requestState}}", this.requestState || "{{requestState}}")
+      .replaceAll("{{task}}", this.task || "{{task}}");
   }
 }
