@@ -18,7 +18,7 @@ const outputs = new Map(); // frame id -> the frame that sent it
 const lastFrame = new Map(); // target -> the last frame sent there
 const shown = new Map(); // row number -> {element, row, frame}
 const transcript = new Transcript(changed);
-const known = new WireKnown(); // {{session}} and {{task}}, from the answers so far
+const known = new WireKnown(); // {{session}}, {{requestState}} and {{task}}, from the answers so far
 
 // frameFor says which frame a row belongs to: the one that sent it, or
 // for a stdio child's own lines, the last frame sent to that target.
@@ -159,7 +159,7 @@ function start() {
       out.replaceChildren();
       lastFrame.set(target, frame);
       // A frame may name the MCP session or the A2A task that an earlier
-      // answer gave: {{session}} and {{task}} stand for them.
+      // answer gave: {{session}}, {{requestState}} and {{task}} stand for them.
       const id = wire.send({ op: "send", target: target, frame: known.fill(input.value) });
       outputs.set(id, frame);
     };
