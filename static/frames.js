@@ -158,8 +158,9 @@ function start() {
       for (const [n, entry] of shown) if (entry.frame === frame) shown.delete(n);
       out.replaceChildren();
       lastFrame.set(target, frame);
-      // A frame may name the MCP session or the A2A task that an earlier
-      // answer gave: {{session}}, {{requestState}} and {{task}} stand for them.
+      // A frame may name what an earlier answer gave: {{session}} stands
+      // for the MCP session, {{requestState}} for the state of an MCP
+      // input_required result, {{task}} for the A2A task.
       const id = wire.send({ op: "send", target: target, frame: known.fill(input.value) });
       outputs.set(id, frame);
     };
