@@ -56,7 +56,8 @@ type Exercise struct {
 	ID   string `json:"id"`
 	Kind Kind   `json:"kind"`
 	// Lesson is the slug of the chapter the exercise belongs to: stdio,
-	// http, grpc, versions, mcp-by-hand or a2a.
+	// http, grpc, versions, mcp-by-hand, mcp-clients, mcp-stateless or
+	// a2a.
 	Lesson string `json:"lesson"`
 	Title  Text   `json:"title"`
 	Hints  Hints  `json:"hints"`
@@ -291,6 +292,44 @@ func List() []Exercise {
 					"После ответа на initialize первым делом отправьте notifications/initialized: некоторые серверы отказывают в tools/call, пока его не получат.",
 					"Результат инструмента лежит в response.result.content, это список блоков: печатайте текст текстовых блоков, а не весь ответ.",
 					"Проверяйте result.isError перед выводом: такой результат означает, что инструмент не справился, — сообщите об этом и завершитесь с ненулевым кодом.",
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-stateless", Kind: Frame, Lesson: "mcp-stateless",
+			Title: Text{
+				EN: "One request, no session",
+				RU: "Один запрос, без сессии",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Send no initialize. Put the revision in the request itself: params._meta with "io.modelcontextprotocol/protocolVersion": "2026-07-28" and "io.modelcontextprotocol/clientCapabilities": {}.`,
+					"server/discover takes the same _meta and nothing else; its result lists supportedVersions. Every 2026-07-28 result says \"resultType\": \"complete\".",
+					`For the refusal, leave clientCapabilities out of the _meta (-32602), or ask for a revision the server does not serve, such as "2099-01-01" (-32022, with the supported ones in error.data).`,
+				},
+				RU: []string{
+					`Не отправляйте initialize. Укажите ревизию в самом запросе: params._meta с "io.modelcontextprotocol/protocolVersion": "2026-07-28" и "io.modelcontextprotocol/clientCapabilities": {}.`,
+					"server/discover принимает тот же _meta и больше ничего; в его результате есть список supportedVersions. Каждый результат 2026-07-28 сообщает \"resultType\": \"complete\".",
+					`Для отказа уберите clientCapabilities из _meta (-32602) или попросите ревизию, которую сервер не обслуживает, например "2099-01-01" (-32022, поддерживаемые перечислены в error.data).`,
+				},
+			},
+		},
+		{
+			ID: "mcp-dual", Kind: Code, Lesson: "mcp-stateless",
+			Title: Text{
+				EN: "A server for both eras",
+				RU: "Сервер для обеих эпох",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Decide the era per request, before anything else: params._meta with an io.modelcontextprotocol/ key (and server/discover) means 2026-07-28; no such _meta means the 2025-11-25 session. Notifications are never answered, in either era.",
+					"A 2026-07-28 request is checked on its own: no protocolVersion or no clientCapabilities is -32602; a revision you do not serve is -32022 with data {supported, requested}. Only then run it, and add \"resultType\": \"complete\" to its result.",
+					"Keep the session's state for the legacy era alone: a 2026-07-28 request neither needs initialize nor marks the session as started, and ping and logging/setLevel are -32601 in its era.",
+				},
+				RU: []string{
+					"Определяйте эпоху для каждого запроса, прежде всего остального: params._meta с ключом io.modelcontextprotocol/ (и server/discover) — это 2026-07-28; без такого _meta — сессия 2025-11-25. На уведомления не отвечают ни в одной эпохе.",
+					"Запрос 2026-07-28 проверяется сам по себе: нет protocolVersion или clientCapabilities — это -32602; ревизия, которую вы не обслуживаете, — -32022 с data {supported, requested}. Только потом выполняйте его и добавляйте в результат \"resultType\": \"complete\".",
+					"Держите состояние сессии только для старой эпохи: запросу 2026-07-28 не нужен initialize, и он не отмечает сессию начатой, а ping и logging/setLevel в его эпохе — это -32601.",
 				},
 			},
 		},

@@ -47,7 +47,7 @@ type exerciseSite struct {
 // consoleOf is the console where a lesson's frame exercises are done.
 func consoleOf(lesson string) string {
 	switch lesson {
-	case "mcp-by-hand", "mcp-clients":
+	case "mcp-by-hand", "mcp-clients", "mcp-stateless":
 		return "mcp"
 	}
 	return lesson

@@ -81,6 +81,17 @@ func frameRuns() map[string][]frameRun {
 		return frames.Frame{Target: "a2a", Text: head + "\n" + body}
 	}
 	card := frames.Frame{Target: "a2a", Text: "GET /.well-known/agent-card.json HTTP/1.1\nHost: {{host}}\n\n"}
+	// statelessMeta is the params._meta of a 2026-07-28 request asking for
+	// version; statelessCall is a word_count call with meta ("" for none).
+	statelessMeta := func(version string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientInfo":{"name":"console","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	statelessCall := func(id int, meta string) string {
+		if meta != "" {
+			meta = "," + meta
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"}%s}}`, id, meta)
+	}
 	solution := func(id string) []frames.Frame {
 		fs, _ := frames.Solution(id)
 		return fs
@@ -131,6 +142,31 @@ func frameRuns() map[string][]frameRun {
 			// echoed, not negotiated.
 			{name: "fail", failAt: 0, frames: on("mcp-stdio", initialize("2025-06-18"), initialized)},
 			{name: "pass-http", failAt: -1, frames: []frames.Frame{mcpHTTP(initialize("2099-01-01"), false), mcpHTTP(initialized, true)}},
+		},
+		"frames-mcp-stateless": {
+			{name: "pass", frames: solution("frames-mcp-stateless"), failAt: -1},
+			// The call comes after initialize, so it shows nothing about
+			// going without one.
+			{name: "fail", failAt: 0, frames: on("mcp-stdio", initialize("2025-11-25"), initialized,
+				statelessCall(3, statelessMeta("2026-07-28")),
+				`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`,
+				statelessCall(5, statelessMeta("2099-01-01")))},
+			// No _meta: the server takes the call for a 2025-11-25 request
+			// before initialize.
+			{name: "fail-no-meta", failAt: 0, frames: on("mcp-stdio", statelessCall(1, ""),
+				`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`,
+				statelessCall(3, statelessMeta("2099-01-01")))},
+			// The session's revision put in _meta: refused with -32022.
+			{name: "fail-version", failAt: 0, frames: on("mcp-stdio", statelessCall(1, statelessMeta("2025-11-25")),
+				`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`,
+				statelessCall(3, `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`))},
+			// Everything served, nothing refused.
+			{name: "fail-no-refusal", failAt: 2, frames: on("mcp-stdio", statelessCall(1, statelessMeta("2026-07-28")),
+				`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`)},
+			// A refusal for a missing _meta field, on server/discover.
+			{name: "pass-missing-meta", failAt: -1, frames: on("mcp-stdio", statelessCall(1, statelessMeta("2026-07-28")),
+				`{"jsonrpc":"2.0","id":2,"method":"server/discover"}`,
+				`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`)},
 		},
 		"frames-a2a-task": {
 			{name: "pass", frames: solution("frames-a2a-task"), failAt: -1},
@@ -187,7 +223,7 @@ func TestFrameExercises(t *testing.T) {
 				if got := firstNotDone(res); got != run.failAt {
 					t.Errorf("first step not done: %d, want %d\n%s", got, run.failAt, steps(res))
 				}
-				if *record && (run.name == "pass" || run.name == "fail") {
+				if *record && (run.name == "pass" || strings.HasPrefix(run.name, "fail")) {
 					dir := filepath.Join("..", "exercises", "frames", "testdata", e.ID)
 					if err := os.MkdirAll(dir, 0o755); err != nil {
 						t.Fatal(err)

@@ -66,6 +66,7 @@ func byID() map[string]exercise {
 		"frames-mcp-handshake": {checkMCPHandshake, mcpHandshakeSolution},
 		"frames-mcp-errors":    {checkMCPErrors, mcpErrorsSolution},
 		"frames-mcp-version":   {checkMCPVersion, mcpVersionSolution},
+		"frames-mcp-stateless": {checkMCPStateless, mcpStatelessSolution},
 		"frames-a2a-task":      {checkA2ATask, a2aTaskSolution},
 	}
 }

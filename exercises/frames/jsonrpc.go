@@ -28,8 +28,9 @@ type message struct {
 
 // rpcError is a JSON-RPC error object.
 type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 // envelope is any JSON-RPC message, read loosely.
