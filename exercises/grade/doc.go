@@ -69,9 +69,9 @@
 // built with "go build" there; it must build with the standard library
 // and published modules only.
 //
-// stdio exercises (stdio-server, schema-versions, mcp-server) read
-// requests from stdin and write answers to stdout, one JSON message per
-// line, logs on stderr. At the end of stdin they exit with status 0.
+// stdio exercises (stdio-server, schema-versions, mcp-server, mcp-dual)
+// read requests from stdin and write answers to stdout, one JSON message
+// per line, logs on stderr. At the end of stdin they exit with status 0.
 //
 // Server exercises that listen on the network (http-server, grpc-server)
 // take the address to listen on from a flag:
