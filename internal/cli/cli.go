@@ -45,8 +45,9 @@ Usage:
       The gRPC tool server (tools.v1.ToolServer), with health and reflection.
       --tls and --mtls make a throwaway CA at start and print where clients find it.
   wirelab server mcp [--http 127.0.0.1:8021 [--token SECRET[:SCOPE,...]]... [--max-sessions 1000] [--session-idle 10m]] [--fixtures conformance] [--page-size N]
-      The MCP server (revision 2025-11-25): on stdin and stdout, one JSON-RPC message per
-      line; or, with --http, Streamable HTTP at http://ADDR/mcp. A session idle for
+      The MCP server, revisions 2026-07-28 (each request on its own) and 2025-11-25
+      (a session opened with initialize) at once: on stdin and stdout, one JSON-RPC message
+      per line; or, with --http, Streamable HTTP at http://ADDR/mcp. A session idle for
       --session-idle ends; when --max-sessions are open, a new one ends the idle session
       unused longest.
   wirelab server a2a [--addr 127.0.0.1:8022] [--token SECRET[:SCOPE,...]]...
