@@ -85,6 +85,19 @@ func conformanceMCP(ctx context.Context, url string, opts *mcp.ClientOptions, en
 		return conformanceExit(failed)
 	}
 
+	if scenario == "json-schema-2020-12-preservation" {
+		// The scenario checks that a tool's inputSchema survives the
+		// client whole: it is sent back as the echo tool's argument,
+		// byte for byte as it arrived.
+		for _, tool := range tools {
+			if tool.Name == "json_schema_2020_12_tool" {
+				args := json.RawMessage(`{"schema":` + string(tool.InputSchema) + `}`)
+				res, err := cl.CallTool(ctx, "json_schema_echo", args, false)
+				step("tools/call json_schema_echo", res, err)
+			}
+		}
+		return conformanceExit(failed)
+	}
 	if len(sc.ToolCalls) > 0 {
 		for _, call := range sc.ToolCalls {
 			res, err := cl.CallTool(ctx, call.Name, call.Arguments, false)
