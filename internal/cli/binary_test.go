@@ -117,6 +117,18 @@ func TestMCPHandshake(t *testing.T) {
 	}
 }
 
+// TestMCPOneRequest is the newcomer's 2026-07-28 call: one tools/call
+// with its _meta, no handshake, typed into wirelab server mcp.
+func TestMCPOneRequest(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
+	code, stdout, stderr := exe(t, in, "server", "mcp")
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"words\":3,\"chars\":13}"}],"structuredContent":{"words":3,"chars":13},"resultType":"complete",`
+	if code != 0 || !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("exit %d, stdout:\n%s\nwant one answer starting %s\nstderr:\n%s", code, stdout, want, stderr)
+	}
+}
+
 // TestMCPOverHTTP starts `server mcp --http` and runs the course's
 // session over it, then opens a GET stream and leaves it open: the
 // SIGTERM at cleanup must still end the process cleanly.
