@@ -56,11 +56,13 @@ Usage:
   wirelab client stdio [--cmd "COMMAND LINE"] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client http [--url http://127.0.0.1:8019] [--token T] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client grpc [--addr 127.0.0.1:8020] [--token T] [--cacert CA.pem [--cert C.pem --key K.pem]] [--stream] [--wire] TOOL [KEY=VALUE | KEY:=JSON]...
-  wirelab client mcp [--cmd "COMMAND LINE" | --url http://127.0.0.1:8021/mcp [--token T]] [--progress] [--list | TOOL [KEY=VALUE | KEY:=JSON]...]
+  wirelab client mcp [--cmd "COMMAND LINE" | --url http://127.0.0.1:8021/mcp [--token T]] [--protocol-version REV] [--elicit-accept JSON | --elicit-decline] [--progress] [--list | TOOL [KEY=VALUE | KEY:=JSON]...]
+  wirelab client mcp --conformance URL
       Call a tool and print its result. KEY=VALUE sends a string,
       KEY:=JSON any JSON value (limit:=3). Client flags: --timeout, --tool-version.
       Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
-      MCP: no TOOL (or --list) lists the tools; notifications go to stderr.
+      MCP: no TOOL (or --list) lists the tools; notifications go to stderr; 2026-07-28
+      first, 2025-11-25 for a server without it; --conformance is the official suite's client.
       gRPC: --wire prints every HTTP/2 frame on stderr; --stream shows progress;
       --method SERVICE/METHOD --data JSON calls any method of a server with reflection.
   wirelab client a2a [--url http://127.0.0.1:8022] [--token T] [--stream] [--task ID] [--a2a-version 1.0|0.3] MESSAGE...
