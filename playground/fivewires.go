@@ -65,6 +65,37 @@ type wireColumn struct {
 	Before []wireStep
 	Call   string // the measured frame: the call itself
 	After  []wireStep
+	// Era is the revision of the protocol the frames above speak, when the
+	// column can speak another too: Eras are the others, each with frames
+	// of its own, and the page offers the choice, this one first. "" and
+	// none for a protocol the page speaks one way.
+	Era  string
+	Eras []wireEra
+}
+
+// wireEra is a revision a column may speak, and the frames that make the
+// call in it.
+type wireEra struct {
+	Era    string
+	Before []wireStep
+	Call   string
+	After  []wireStep
+}
+
+// frames are every set of frames the column has, its own first.
+func (c wireColumn) frames() []wireEra {
+	return append([]wireEra{{Era: c.Era, Before: c.Before, Call: c.Call, After: c.After}}, c.Eras...)
+}
+
+// key is the key of a set of frames' texts (Adds, Notes, CostWhat) and
+// the start of its ids in the page: the column's slug for its own
+// frames, and for another revision's the slug and the revision, as in
+// "mcp-2026-07-28".
+func (c wireColumn) key(e wireEra) string {
+	if e.Era == c.Era {
+		return c.Slug
+	}
+	return c.Slug + "-" + e.Era
 }
 
 // wireStep is one exchange of a column that is not the call.
@@ -87,6 +118,10 @@ func fiveWiresColumns(t wire.Targets) []wireColumn {
 	// subsequent requests".
 	mcpPost := []string{"Accept: application/json, text/event-stream", "Content-Type: application/json"}
 	inSession := []string{"Mcp-Session-Id: " + fiveWiresSession, "MCP-Protocol-Version: 2025-11-25"}
+	// In revision 2026-07-28 there is no session: the call carries in its
+	// _meta what initialize would have agreed, and its headers repeat
+	// what a gateway routes on, the revision, the method and the tool.
+	standAlone := []string{"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: word_count"}
 
 	return []wireColumn{
 		{Slug: "stdio", Name: "stdio", Target: "stdio",
@@ -116,7 +151,12 @@ func fiveWiresColumns(t wire.Targets) []wireColumn {
 			// not pile sessions up on the server.
 			After: []wireStep{
 				{"DELETE", fiveWiresRequest("DELETE", mcpPath, mcpHost, inSession, "")},
-			}},
+			},
+			Era: mcp.LegacyVersion,
+			Eras: []wireEra{{Era: mcp.ModernVersion,
+				Call: fiveWiresRequest("POST", mcpPath, mcpHost, slices.Concat(mcpPost, standAlone),
+					`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"word_count","arguments":`+fiveWiresArgs+
+						`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"five-wires","version":"1"}}}}`)}}},
 		{Slug: "a2a", Name: "A2A", Target: "a2a",
 			// The agent reads its skill from the text: "count" is word_count.
 			Call: fiveWiresRequest("POST", a2aPath, a2aHost,
@@ -186,6 +226,10 @@ type fiveWiresWords struct {
 	Frame   string // the label of a column's frame
 	// Lifecycle is the title of MCP's folded exchanges around its call.
 	Lifecycle string
+	// Era labels the choice of a column that can speak two revisions of
+	// its protocol (MCP), and EraNames name the revisions in it.
+	Era       string
+	EraNames  map[string]string
 	Sent      string // what went out
 	Back      string // what came back
 	OnWire    string // the latency the playground measured
@@ -257,7 +301,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"stdio завершает одну строку JSON переводом строки. " +
 				"HTTP добавляет заголовочную часть: строку запроса и заголовки туда, строку статуса и заголовки обратно. " +
 				"gRPC кладёт вызов в кадры HTTP/2, ставит перед каждым сообщением Protobuf 5-байтовый префикс длины и передаёт статус в трейлерах. " +
-				"MCP заворачивает вызов в JSON-RPC и сначала требует сессию: initialize, затем notifications/initialized. " +
+				"MCP заворачивает вызов в JSON-RPC и сначала требует сессию: initialize, затем notifications/initialized; в ревизии 2026-07-28 (её можно выбрать в колонке) сессии нет, и вызов сам несёт в params._meta то, о чём договаривалась бы сессия. " +
 				"A2A отправляет сообщение агенту, а тот открывает задачу и отвечает её жизненным циклом: состоянием, историей и артефактом с результатом.",
 			Measure: "В каждой колонке видно, какие байты ушли и какие вернулись, в точности (\\r\\n — конец строки CRLF, \\n — одиночный перевод строки), сколько их всего и два времени. " +
 				"«На проводе» меряет сам wirelab по своим отметкам времени: от отправки запроса до чтения последнего байта ответа. " +
@@ -274,6 +318,8 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Run:         "Запустить",
 			Frame:       "Кадр",
 			Lifecycle:   "Сессия вокруг последнего вызова (не измеряется)",
+			Era:         "Ревизия",
+			EraNames:    map[string]string{mcp.LegacyVersion: "2025-11-25 (сессия)", mcp.ModernVersion: "2026-07-28 (без сессии)"},
 			Sent:        "Ушло",
 			Back:        "Вернулось",
 			OnWire:      "На проводе",
@@ -298,11 +344,12 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Cost:        "Один вызов целиком",
 			RoundTrips:  "Обменов туда и обратно",
 			CostWhat: map[string]string{
-				"stdio": "Строка запроса и строка ответа. Запуск процесса сервера по трубе ничего не передаёт.",
-				"http":  "Один запрос и его ответ. Под ним каждый вызов здесь открывает TCP-соединение; собственный обмен TCP не считается, как и на всех проводах, кроме stdio.",
-				"grpc":  "Вызов, который открыл соединение: 24-байтовая преамбула, SETTINGS в обе стороны и их ACK (это обмен туда и обратно до самого вызова), затем вызов. Следующие вызовы по тому же соединению за это уже не платят. Запрос reflection, который делает площадка, идёт по своему соединению и не считается: клиенту, собранному из .proto, он не нужен.",
-				"mcp":   "Вся сессия: initialize, notifications/initialized, tools/call и DELETE, четыре запроса, каждый со своим ответом. Время меряется только у tools/call.",
-				"a2a":   "Один POST и его ответ: задача с историей и артефактом приходит целиком.",
+				"stdio":          "Строка запроса и строка ответа. Запуск процесса сервера по трубе ничего не передаёт.",
+				"http":           "Один запрос и его ответ. Под ним каждый вызов здесь открывает TCP-соединение; собственный обмен TCP не считается, как и на всех проводах, кроме stdio.",
+				"grpc":           "Вызов, который открыл соединение: 24-байтовая преамбула, SETTINGS в обе стороны и их ACK (это обмен туда и обратно до самого вызова), затем вызов. Следующие вызовы по тому же соединению за это уже не платят. Запрос reflection, который делает площадка, идёт по своему соединению и не считается: клиенту, собранному из .proto, он не нужен.",
+				"mcp":            "Вся сессия: initialize, notifications/initialized, tools/call и DELETE, четыре запроса, каждый со своим ответом. Время меряется только у tools/call.",
+				"mcp-2026-07-28": "Один POST и его ответ: ни initialize, ни notifications/initialized, ни DELETE.",
+				"a2a":            "Один POST и его ответ: задача с историей и артефактом приходит целиком.",
 			},
 			Bytes:         "Б",
 			Ms:            "мс",
@@ -320,16 +367,18 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Exited:        "сервер завершился, не ответив",
 			NoSession:     "initialize ответил без Mcp-Session-Id, и вызывать не в чем: сессии нет",
 			Adds: map[string]string{
-				"stdio": "Построчная рамка: сообщение — одна строка JSON, перевод строки её завершает. По id ответ в трубе находит свой запрос.",
-				"http":  "Заголовочная часть HTTP: строка запроса, Host, Content-Type и Content-Length туда, строка статуса и заголовки обратно. Чей ответ, говорит само соединение.",
-				"grpc":  "Кадры HTTP/2 (у каждого 9-байтовый заголовок, заголовки сжаты HPACK), 5-байтовый префикс длины перед сообщением Protobuf и трейлеры с grpc-status.",
-				"mcp":   "JSON-RPC внутри HTTP и сессия: initialize выдаёт Mcp-Session-Id, и его несёт каждый следующий запрос. Результат в ответе дважды: текстом и в structuredContent.",
-				"a2a":   "Сообщение агенту, а не вызов инструмента: агент выбирает навык по тексту, выполняет его как задачу и отвечает задачей: состояние, история и артефакт с результатом.",
+				"stdio":          "Построчная рамка: сообщение — одна строка JSON, перевод строки её завершает. По id ответ в трубе находит свой запрос.",
+				"http":           "Заголовочная часть HTTP: строка запроса, Host, Content-Type и Content-Length туда, строка статуса и заголовки обратно. Чей ответ, говорит само соединение.",
+				"grpc":           "Кадры HTTP/2 (у каждого 9-байтовый заголовок, заголовки сжаты HPACK), 5-байтовый префикс длины перед сообщением Protobuf и трейлеры с grpc-status.",
+				"mcp":            "JSON-RPC внутри HTTP и сессия: initialize выдаёт Mcp-Session-Id, и его несёт каждый следующий запрос. Результат в ответе дважды: текстом и в structuredContent.",
+				"mcp-2026-07-28": "JSON-RPC внутри HTTP, без сессии: запрос сам несёт ревизию и возможности клиента в params._meta, а заголовки повторяют ревизию, метод и имя инструмента, чтобы шлюз мог направить запрос, не читая JSON. Результат в ответе дважды, текстом и в structuredContent, а рядом resultType и имя сервера.",
+				"a2a":            "Сообщение агенту, а не вызов инструмента: агент выбирает навык по тексту, выполняет его как задачу и отвечает задачей: состояние, история и артефакт с результатом.",
 			},
 			Notes: map[string]string{
-				"stdio": "Если в этой вкладке сервер ещё не запущен, первый вызов стартует дочерний процесс (wirelab server stdio), и время старта входит в этот вызов; измеряемые вызовы идут в тот же процесс.",
-				"grpc":  "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Вкладка держит соединение между вызовами, как настоящий клиент: первый вызов во вкладке открывает его и узнаёт метод через reflection, и то и другое входит в его время; измеряемые вызовы идут по тому же соединению. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные (и 24 байта преамбулы соединения в вызове, который его открывает). В дампе измеряемого вызова — кадры с конца предыдущего: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице. Байты первого вызова свёрнуты рядом с его временем.",
-				"mcp":   "Время меряется только у tools/call. Каждый вызов идёт в своей сессии, чтобы уйти ровно таким, как в кадре (id запроса нельзя повторять в одной сессии): до него initialize и notifications/initialized, после — DELETE; они в свёрнутой части, их время не меряется, но в цену вызова целиком они входят. SESSION заменяется на id, который вернул initialize.",
+				"stdio":          "Если в этой вкладке сервер ещё не запущен, первый вызов стартует дочерний процесс (wirelab server stdio), и время старта входит в этот вызов; измеряемые вызовы идут в тот же процесс.",
+				"grpc":           "Кадр — это метод и запрос в JSON (arguments — поле bytes, поэтому в base64). Вкладка держит соединение между вызовами, как настоящий клиент: первый вызов во вкладке открывает его и узнаёт метод через reflection, и то и другое входит в его время; измеряемые вызовы идут по тому же соединению. Байты посчитаны по кадрам HTTP/2 в дампе: 9 байт заголовка кадра плюс его данные (и 24 байта преамбулы соединения в вызове, который его открывает). В дампе измеряемого вызова — кадры с конца предыдущего: без преамбулы и SETTINGS, а заголовки короче, потому что HPACK отправляет уже виденные как номера в своей таблице. Байты первого вызова свёрнуты рядом с его временем.",
+				"mcp":            "Время меряется только у tools/call. Каждый вызов идёт в своей сессии, чтобы уйти ровно таким, как в кадре (id запроса нельзя повторять в одной сессии): до него initialize и notifications/initialized, после — DELETE; они в свёрнутой части, их время не меряется, но в цену вызова целиком они входят. SESSION заменяется на id, который вернул initialize.",
+				"mcp-2026-07-28": "В ревизии 2026-07-28 рукопожатия нет: каждый вызов — это один показанный POST, без ничего до и после, и время меряется у него.",
 			},
 		}
 	default:
@@ -340,7 +389,7 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 				"stdio ends one line of JSON with a newline. " +
 				"HTTP adds a head: a request line and headers out, a status line and headers back. " +
 				"gRPC puts the call in HTTP/2 frames, a 5-byte length prefix before each Protobuf message, and the status in trailers. " +
-				"MCP wraps the call in JSON-RPC and needs a session first: initialize, then notifications/initialized. " +
+				"MCP wraps the call in JSON-RPC and needs a session first: initialize, then notifications/initialized; in its revision 2026-07-28 (choose it in the column) there is no session, and the call carries in params._meta what a session would have agreed. " +
 				"A2A sends a message to an agent, which opens a task and answers with its lifecycle: a state, the history and an artifact holding the result.",
 			Measure: "Each column shows the bytes that went out and came back, exactly (\\r\\n marks a CRLF line end, \\n a bare newline), how many there were, and two times. " +
 				"On the wire is measured by wirelab, from its own timestamps: from sending the request to reading the last byte of the answer. " +
@@ -357,6 +406,8 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Run:         "Run",
 			Frame:       "Frame",
 			Lifecycle:   "The session around the last call (not measured)",
+			Era:         "Revision",
+			EraNames:    map[string]string{mcp.LegacyVersion: "2025-11-25 (session)", mcp.ModernVersion: "2026-07-28 (stateless)"},
 			Sent:        "Sent",
 			Back:        "Came back",
 			OnWire:      "On the wire",
@@ -381,11 +432,12 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Cost:        "One call, all of it",
 			RoundTrips:  "Round trips",
 			CostWhat: map[string]string{
-				"stdio": "The request line and the answer line. Starting the server process sends nothing down the pipe.",
-				"http":  "One request and its answer. Beneath it, each call here opens a TCP connection; TCP's own round trip is not counted, on any wire but stdio.",
-				"grpc":  "The call that opened the connection: the 24-byte preface, SETTINGS each way and their ACKs (a round trip before the call's own), then the call. Later calls on the connection do not pay for that again. The playground's reflection lookup goes over a connection of its own and is not counted: a client built from the .proto needs none.",
-				"mcp":   "The whole session: initialize, notifications/initialized, tools/call and DELETE, four requests, each with its answer. Only tools/call is timed.",
-				"a2a":   "One POST and its answer: the task, with its history and artifact, comes back whole.",
+				"stdio":          "The request line and the answer line. Starting the server process sends nothing down the pipe.",
+				"http":           "One request and its answer. Beneath it, each call here opens a TCP connection; TCP's own round trip is not counted, on any wire but stdio.",
+				"grpc":           "The call that opened the connection: the 24-byte preface, SETTINGS each way and their ACKs (a round trip before the call's own), then the call. Later calls on the connection do not pay for that again. The playground's reflection lookup goes over a connection of its own and is not counted: a client built from the .proto needs none.",
+				"mcp":            "The whole session: initialize, notifications/initialized, tools/call and DELETE, four requests, each with its answer. Only tools/call is timed.",
+				"mcp-2026-07-28": "One POST and its answer: no initialize, no notifications/initialized, no DELETE.",
+				"a2a":            "One POST and its answer: the task, with its history and artifact, comes back whole.",
 			},
 			Bytes:         "B",
 			Ms:            "ms",
@@ -403,16 +455,18 @@ func fiveWiresWordsFor(l lang) fiveWiresWords {
 			Exited:        "the server exited before answering",
 			NoSession:     "initialize answered without Mcp-Session-Id, so there is no session to call in",
 			Adds: map[string]string{
-				"stdio": "Newline framing: the message is one line of JSON, and the newline ends it. On a pipe, the id is how an answer finds its request.",
-				"http":  "An HTTP head: the request line, Host, Content-Type and Content-Length out; the status line and headers back. The connection says which answer is whose.",
-				"grpc":  "HTTP/2 frames (a 9-byte header each, headers compressed with HPACK), a 5-byte length prefix before the Protobuf message, and trailers carrying grpc-status.",
-				"mcp":   "JSON-RPC inside HTTP, and a session: initialize returns Mcp-Session-Id, which every later request carries. The answer holds the result twice, as text and as structuredContent.",
-				"a2a":   "A message to an agent, not a call to a tool: the agent picks the skill from the text, runs it as a task, and answers with the task: its state, the history, and an artifact holding the result.",
+				"stdio":          "Newline framing: the message is one line of JSON, and the newline ends it. On a pipe, the id is how an answer finds its request.",
+				"http":           "An HTTP head: the request line, Host, Content-Type and Content-Length out; the status line and headers back. The connection says which answer is whose.",
+				"grpc":           "HTTP/2 frames (a 9-byte header each, headers compressed with HPACK), a 5-byte length prefix before the Protobuf message, and trailers carrying grpc-status.",
+				"mcp":            "JSON-RPC inside HTTP, and a session: initialize returns Mcp-Session-Id, which every later request carries. The answer holds the result twice, as text and as structuredContent.",
+				"mcp-2026-07-28": "JSON-RPC inside HTTP, and no session: the request carries its revision and the client's capabilities in params._meta, and its headers repeat the revision, the method and the tool's name, for a gateway to route on without reading JSON. The answer holds the result twice, as text and as structuredContent, beside resultType and the server's name.",
+				"a2a":            "A message to an agent, not a call to a tool: the agent picks the skill from the text, runs it as a task, and answers with the task: its state, the history, and an artifact holding the result.",
 			},
 			Notes: map[string]string{
-				"stdio": "If this tab has no server running yet, the first call starts the child process (wirelab server stdio), and the start is in that call's time; the measured calls go to the same process.",
-				"grpc":  "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The tab keeps its connection between calls, as a real client does: the first call in a tab opens it and looks the method up by reflection, and both are in that call's time; the measured calls reuse it. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload (and the connection's 24-byte preface, in the call that opens it). A measured call's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table. The first call's bytes are folded beside its time.",
-				"mcp":   "Only tools/call is timed. Every call runs in a session of its own, so that it goes exactly as the frame shows (a request id may not be used twice in a session): initialize and notifications/initialized before it, DELETE after it, folded away and not timed, but counted in the whole cost of the call. SESSION is replaced with the id initialize returned.",
+				"stdio":          "If this tab has no server running yet, the first call starts the child process (wirelab server stdio), and the start is in that call's time; the measured calls go to the same process.",
+				"grpc":           "The frame is the method and the request as JSON (arguments is a bytes field, hence base64). The tab keeps its connection between calls, as a real client does: the first call in a tab opens it and looks the method up by reflection, and both are in that call's time; the measured calls reuse it. The bytes are counted from the HTTP/2 frames in the dump: each frame's 9-byte header and payload (and the connection's 24-byte preface, in the call that opens it). A measured call's dump holds the frames since the previous call: no preface or SETTINGS, and shorter headers, since HPACK sends the ones it has sent before as indexes into its table. The first call's bytes are folded beside its time.",
+				"mcp":            "Only tools/call is timed. Every call runs in a session of its own, so that it goes exactly as the frame shows (a request id may not be used twice in a session): initialize and notifications/initialized before it, DELETE after it, folded away and not timed, but counted in the whole cost of the call. SESSION is replaced with the id initialize returned.",
+				"mcp-2026-07-28": "Revision 2026-07-28 has no handshake: every call is the one POST shown, with nothing before or after it, and it is what is timed.",
 			},
 		}
 	}

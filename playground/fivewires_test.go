@@ -73,8 +73,7 @@ func TestFiveWiresPage(t *testing.T) {
 			`data-runs="`+strconv.Itoa(fiveWiresRuns)+`"`, `data-frame-rate="`+strconv.Itoa(wire.FramesPerSecond)+`"`,
 			`<script type="module" src="/static/fivewires.js">`, `href="/static/fivewires.css"`)
 		for _, c := range columns {
-			want = append(want, `id="fw-`+c.Slug+`"`, `data-target="`+c.Target+`"`,
-				">"+templ.EscapeString(c.Call)+"</textarea>")
+			want = append(want, `id="fw-`+c.Slug+`"`, `data-target="`+c.Target+`"`, `data-era="`+c.Era+`"`)
 			// Every column has the places for the spread under each
 			// median and for the first call, apart.
 			section := body[strings.Index(body, `id="fw-`+c.Slug+`"`):]
@@ -84,14 +83,42 @@ func TestFiveWiresPage(t *testing.T) {
 			for _, place := range []string{`class="fw-wire-latency"`, `class="fw-spread fw-wire-spread"`, `class="fw-page-latency"`,
 				`class="fw-spread fw-page-spread"`, `class="fw-runs"`, `class="fw-warm"`, `class="fw-warm-wire"`, `class="fw-warm-page"`,
 				`class="fw-warm-why"`, `class="fw-warm-result"`, `class="fw-last"`,
-				`class="fw-numbers fw-cost"`, `class="fw-trips"`, `class="fw-bytes-out"`, `class="fw-bytes-in"`,
-				`class="fw-cost-what">` + templ.EscapeString(words.CostWhat[c.Slug]) + `<`} {
+				`class="fw-numbers fw-cost"`, `class="fw-trips"`, `class="fw-bytes-out"`, `class="fw-bytes-in"`} {
 				if strings.Count(section, place) != 1 {
 					t.Errorf("GET %s: column %s has %d %s, want 1", tt.target, c.Slug, strings.Count(section, place), place)
 				}
 			}
-			for _, s := range append(c.Before, c.After...) {
-				want = append(want, ">"+templ.EscapeString(s.Frame)+"</textarea>")
+			// Each revision the column speaks has its frames and its
+			// texts, each once; all but the column's own are hidden, and
+			// a column with more than one offers the choice.
+			eras := c.frames()
+			if got := strings.Count(section, `class="fw-frames"`); got != len(eras) {
+				t.Errorf("GET %s: column %s has %d sets of frames, want %d", tt.target, c.Slug, got, len(eras))
+			}
+			if got, want := strings.Count(section, `<option value="`), len(c.Eras)+min(len(c.Eras), 1); got != want {
+				t.Errorf("GET %s: column %s offers %d revisions, want %d", tt.target, c.Slug, got, want)
+			}
+			for _, e := range eras {
+				hidden := ""
+				if e.Era != c.Era {
+					hidden = " hidden"
+					if !strings.Contains(section, `<option value="`+e.Era+`">`+templ.EscapeString(words.EraNames[e.Era])+`</option>`) {
+						t.Errorf("GET %s: column %s does not offer %s by its name", tt.target, c.Slug, e.Era)
+					}
+				}
+				for _, place := range []string{
+					`<div class="fw-frames" data-era="` + e.Era + `"` + hidden + `><p class="fw-adds">` + templ.EscapeString(words.Adds[c.key(e)]) + `<`,
+					`<p class="fw-cost-what" data-era="` + e.Era + `"` + hidden + `>` + templ.EscapeString(words.CostWhat[c.key(e)]) + `<`,
+					`id="fw-` + c.key(e) + `-frame"`,
+					">" + templ.EscapeString(e.Call) + "</textarea>",
+				} {
+					if strings.Count(section, place) != 1 {
+						t.Errorf("GET %s: column %s has %d %s, want 1", tt.target, c.Slug, strings.Count(section, place), place)
+					}
+				}
+				for _, s := range append(e.Before, e.After...) {
+					want = append(want, ">"+templ.EscapeString(s.Frame)+"</textarea>")
+				}
 			}
 		}
 		for _, s := range want {
@@ -265,9 +292,10 @@ var (
 )
 
 // TestFiveWiresThroughTheHub makes every column's call as a Run of the
-// page does, through the hub of a whole playground to the real servers:
-// once, then fiveWiresRuns times more, each MCP call in a session of its
-// own, one frame after another at the pace static/fivewires.js keeps
+// page does, through the hub of a whole playground to the real servers,
+// in every revision the column speaks: once, then fiveWiresRuns times
+// more, each 2025-11-25 MCP call in a session of its own and each
+// 2026-07-28 one alone, one frame after another at the pace static/fivewires.js keeps
 // (the hub's framesPerSecond), so that none is refused. Each answer
 // holds the count ("read the wire" is 3 words) and a time on the wire;
 // on gRPC, only the first call's dump opens the connection, which is how
@@ -288,72 +316,89 @@ func TestFiveWiresThroughTheHub(t *testing.T) {
 		id++
 		return fiveWiresExchange(t, conn, id, target, frame)
 	}
-	for _, c := range fiveWiresColumns(targets) {
-		t.Run(c.Slug, func(t *testing.T) {
-			for call := range 1 + fiveWiresRuns {
-				session := ""
-				withSession := func(frame string) string {
-					if session == "" {
-						return frame
-					}
-					return fiveWiresSessionLine.ReplaceAllLiteralString(frame, "Mcp-Session-Id: "+session)
-				}
-				for i, s := range c.Before {
-					a := exchange(t, c.Target, withSession(s.Frame))
-					if !strings.HasPrefix(a.text, "HTTP/1.1 2") {
-						t.Fatalf("call %d, %s: %q", call, s.Name, a.text)
-					}
-					if i == 0 {
-						m := fiveWiresSessionHeader.FindStringSubmatch(a.head)
-						if m == nil {
-							t.Fatalf("call %d: %s answered without Mcp-Session-Id:\n%s", call, s.Name, a.head)
-						}
-						session = m[1]
-					}
-				}
-				a := exchange(t, c.Target, withSession(c.Call))
-				if !strings.Contains(a.text, `"words":3`) {
-					t.Errorf("call %d: the answer has no count of 3 words:\n%s", call, a.text)
-				}
-				if a.wire <= 0 {
-					t.Errorf("call %d: the answer came back %v after the call went out; want a time after it", call, a.wire)
-				}
-				if c.Target == "grpc" {
-					// static/fivewires.js counts the bytes each way from the
-					// dump's frame lines (http2Bytes), with this expression,
-					// and takes a preface to mean the call opened the
-					// connection.
-					frames := fiveWiresFrameLine.FindAllStringSubmatch(a.text, -1)
-					dirs := map[string]int{}
-					for _, f := range frames {
-						dirs[f[1]]++
-					}
-					opened := len(frames) > 0 && frames[0][2] == "PREFACE" && frames[0][3] == "24"
-					if len(frames) == 0 || dirs["->"] < 2 || dirs["<-"] < 2 || opened != (call == 0) {
-						t.Errorf("call %d: the gRPC dump is not in the form the page reads (%q; a preface only in the first call's):\n%s", call, frames, a.text)
-					}
-					// The page counts a call's round trips from its dump:
-					// one per stream the client opened, the call's only,
-					// and one for SETTINGS when it opened the connection.
-					streams := map[string]bool{}
-					for _, m := range fiveWiresStreamLine.FindAllStringSubmatch(a.text, -1) {
-						streams[m[1]] = true
-					}
-					if len(streams) != 1 {
-						t.Errorf("call %d: the client opened %d streams, want the call's one:\n%s", call, len(streams), a.text)
-					}
-					settings := strings.Contains(a.text, "\n-> SETTINGS stream=0 len=") && strings.Contains(a.text, "\n<- SETTINGS stream=0 len=")
-					if settings != opened {
-						t.Errorf("call %d: SETTINGS each way %v, the connection opened %v; want both or neither:\n%s", call, settings, opened, a.text)
-					}
-				}
-				for _, s := range c.After {
-					if a := exchange(t, c.Target, withSession(s.Frame)); !strings.HasPrefix(a.text, "HTTP/1.1 2") {
-						t.Errorf("call %d, %s: %q", call, s.Name, a.text)
-					}
-				}
+	for _, col := range fiveWiresColumns(targets) {
+		for _, e := range col.frames() {
+			// c is the column as the page sends it with e chosen.
+			c := col
+			c.Before, c.Call, c.After = e.Before, e.Call, e.After
+			t.Run(col.key(e), func(t *testing.T) { fiveWiresRun(t, c, exchange) })
+		}
+	}
+}
+
+// fiveWiresRun makes a column's call 1+fiveWiresRuns times, with the
+// steps around it, and holds each answer to the count and a time on the
+// wire.
+func fiveWiresRun(t *testing.T, c wireColumn, exchange func(t *testing.T, target, frame string) fiveWiresAnswer) {
+	for call := range 1 + fiveWiresRuns {
+		session := ""
+		withSession := func(frame string) string {
+			if session == "" {
+				return frame
 			}
-		})
+			return fiveWiresSessionLine.ReplaceAllLiteralString(frame, "Mcp-Session-Id: "+session)
+		}
+		for i, s := range c.Before {
+			a := exchange(t, c.Target, withSession(s.Frame))
+			if !strings.HasPrefix(a.text, "HTTP/1.1 2") {
+				t.Fatalf("call %d, %s: %q", call, s.Name, a.text)
+			}
+			if i == 0 {
+				m := fiveWiresSessionHeader.FindStringSubmatch(a.head)
+				if m == nil {
+					t.Fatalf("call %d: %s answered without Mcp-Session-Id:\n%s", call, s.Name, a.head)
+				}
+				session = m[1]
+			}
+		}
+		a := exchange(t, c.Target, withSession(c.Call))
+		if !strings.Contains(a.text, `"words":3`) {
+			t.Errorf("call %d: the answer has no count of 3 words:\n%s", call, a.text)
+		}
+		// A call of 2026-07-28 stands alone: no session before it
+		// or in its answer, and the result says what it is.
+		if len(c.Before) == 0 && c.Target == "mcp-http" {
+			if m := fiveWiresSessionHeader.FindString(a.head); m != "" || !strings.Contains(a.text, `"structuredContent":{"words":3,"chars":13}`) || !strings.Contains(a.text, `"resultType":"complete"`) {
+				t.Errorf("call %d: the 2026-07-28 answer is\n%s\nwant the count in structuredContent, resultType complete and no session", call, a.text)
+			}
+		}
+		if a.wire <= 0 {
+			t.Errorf("call %d: the answer came back %v after the call went out; want a time after it", call, a.wire)
+		}
+		if c.Target == "grpc" {
+			// static/fivewires.js counts the bytes each way from the
+			// dump's frame lines (http2Bytes), with this expression,
+			// and takes a preface to mean the call opened the
+			// connection.
+			frames := fiveWiresFrameLine.FindAllStringSubmatch(a.text, -1)
+			dirs := map[string]int{}
+			for _, f := range frames {
+				dirs[f[1]]++
+			}
+			opened := len(frames) > 0 && frames[0][2] == "PREFACE" && frames[0][3] == "24"
+			if len(frames) == 0 || dirs["->"] < 2 || dirs["<-"] < 2 || opened != (call == 0) {
+				t.Errorf("call %d: the gRPC dump is not in the form the page reads (%q; a preface only in the first call's):\n%s", call, frames, a.text)
+			}
+			// The page counts a call's round trips from its dump:
+			// one per stream the client opened, the call's only,
+			// and one for SETTINGS when it opened the connection.
+			streams := map[string]bool{}
+			for _, m := range fiveWiresStreamLine.FindAllStringSubmatch(a.text, -1) {
+				streams[m[1]] = true
+			}
+			if len(streams) != 1 {
+				t.Errorf("call %d: the client opened %d streams, want the call's one:\n%s", call, len(streams), a.text)
+			}
+			settings := strings.Contains(a.text, "\n-> SETTINGS stream=0 len=") && strings.Contains(a.text, "\n<- SETTINGS stream=0 len=")
+			if settings != opened {
+				t.Errorf("call %d: SETTINGS each way %v, the connection opened %v; want both or neither:\n%s", call, settings, opened, a.text)
+			}
+		}
+		for _, s := range c.After {
+			if a := exchange(t, c.Target, withSession(s.Frame)); !strings.HasPrefix(a.text, "HTTP/1.1 2") {
+				t.Errorf("call %d, %s: %q", call, s.Name, a.text)
+			}
+		}
 	}
 }
 

@@ -164,3 +164,37 @@ func TestBrowserConsoleEras(t *testing.T) {
 		t.Errorf("the retry's answer is\n%s\nwant the deploy's result", detail)
 	}
 }
+
+// TestBrowserFiveWiresModernMCP chooses revision 2026-07-28 in the
+// five-wires page's MCP column and runs it: the column shows that
+// revision's frame and no session around it, and every call is the one
+// POST, answered with the count, so that the whole cost of a call is one
+// round trip. Choosing 2025-11-25 again brings the session back.
+func TestBrowserFiveWiresModernMCP(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/five-wires")
+	col := `document.getElementById("fw-mcp")`
+	shown := col + `.querySelector(".fw-frames:not([hidden])")`
+	b.text(`(s => { s.value = ` + jsString(mcp.ModernVersion) + `; s.dispatchEvent(new Event("change")); return ""; })(` + col + `.querySelector("select.fw-era"))`)
+	if got := b.text(col + `.dataset.era + " " + ` + shown + `.dataset.era + " " + ` + shown + `.querySelectorAll(".fw-step").length`); got != "2026-07-28 2026-07-28 0" {
+		t.Fatalf("after choosing 2026-07-28, the column's era, the frames shown and their steps are %q, want \"2026-07-28 2026-07-28 0\"", got)
+	}
+	if frame := b.text(shown + `.querySelector(".fw-call").value`); !strings.Contains(frame, "\nMcp-Method: tools/call\n") || strings.Contains(frame, "Mcp-Session-Id") {
+		t.Fatalf("the 2026-07-28 frame is\n%s", frame)
+	}
+	b.click("#fw-mcp .fw-run")
+	b.waitUntil("the MCP column is done", col+`.dataset.state === "done" || `+col+`.dataset.state === "failed"`, fiveWiresDump)
+	if got := b.text(col + `.dataset.state + " " + ` + col + `.querySelector(".fw-trips").dataset.trips + " " + ` + col + `.querySelector(".fw-cost").dataset.from`); got != "done 1 call" {
+		t.Errorf("the 2026-07-28 column ended %q, want \"done 1 call\"\n%s", got, b.describe(fiveWiresDump))
+	}
+	if back := b.text(col + `.querySelector(".fw-result .fw-back").textContent`); !strings.Contains(back, `"structuredContent":{"words":3,"chars":13}`) || strings.Contains(strings.ToLower(back), "mcp-session-id") {
+		t.Errorf("the last call's answer is\n%s\nwant the count, and no session", back)
+	}
+	if runs := b.text(col + `.querySelector(".fw-wire-spread").dataset.runs`); runs != fmt.Sprint(fiveWiresRuns) {
+		t.Errorf("the median is of %s calls, want %d", runs, fiveWiresRuns)
+	}
+	b.text(`(s => { s.value = ` + jsString(mcp.LegacyVersion) + `; s.dispatchEvent(new Event("change")); return ""; })(` + col + `.querySelector("select.fw-era"))`)
+	if got := b.text(col + `.dataset.state + " " + ` + shown + `.querySelectorAll(".fw-step").length + " " + ` + col + `.querySelector(".fw-result .fw-back").textContent.length`); got != "idle 3 0" {
+		t.Errorf("after choosing 2025-11-25 again, the column's state, its session steps and the bytes shown are %q, want \"idle 3 0\"", got)
+	}
+}

@@ -30,7 +30,12 @@
 //
 // MCP's column runs the session around each call, initialize and
 // notifications/initialized before and DELETE after, and times only the
-// call. Run all runs the columns one after another, never at once, then
+// call. It can speak revision 2026-07-28 instead (its select.fw-era):
+// then the call is one POST that stands alone, with nothing around it.
+// Each revision has its frames and texts in the column, under
+// [data-era], and those of the one not chosen are hidden; the column's
+// data-era names the chosen one. Run all runs the columns one after
+// another, never at once, then
 // asks static/verdict.js whether one was the fastest on the wire beyond
 // the noise: only when its slowest call beat every other column's
 // fastest; else the page says it is too close to call.
@@ -48,8 +53,9 @@
 //   .fw-warm[data-why]              the first call: started, running
 //                                   (stdio), dialed, kept (gRPC), cold
 //   .fw-warm-wire[data-ns], .fw-warm-page[data-ms]   its times
-//   dl.fw-cost[data-from]           whose bytes the cost is: call,
-//                                   session (MCP), dialed or kept (gRPC)
+//   dl.fw-cost[data-from]           whose bytes the cost is: call
+//                                   (MCP 2026-07-28 too), session (MCP
+//                                   2025-11-25), dialed or kept (gRPC)
 //   dd.fw-trips[data-trips], dd.fw-bytes-out[data-bytes],
 //   dd.fw-bytes-in[data-bytes]      the whole cost of one call
 //   .fw-sent-size[data-bytes]       the bytes sent in one exchange shown
@@ -426,7 +432,8 @@ function sessionOf(r) {
 // the call failed ("" when it did not).
 async function once(col) {
   const target = col.dataset.target;
-  const steps = (when) => Array.from(col.querySelectorAll('.fw-step[data-when="' + when + '"]'));
+  const frames = chosen(col);
+  const steps = (when) => Array.from(frames.querySelectorAll('.fw-step[data-when="' + when + '"]'));
   const done = [];
   let session = "";
   for (const [i, step] of steps("before").entries()) {
@@ -439,13 +446,30 @@ async function once(col) {
       if (session === "") return { call: null, steps: done, error: words.noSession };
     }
   }
-  const call = await exchange(target, withSession(col.querySelector(".fw-call").value, session));
+  const call = await exchange(target, withSession(frames.querySelector(".fw-call").value, session));
   // The steps after the call end the session, whatever the call did.
   for (const step of steps("after")) {
     const r = await exchange(target, withSession(step.querySelector(".fw-frame").value, session));
     done.push({ step: step, r: r });
   }
   return { call: call, steps: done, error: call.ok ? "" : call.error || words.noAnswer };
+}
+
+// chosen is the place of the frames a column sends: those of the
+// revision chosen, where it has a choice.
+function chosen(col) {
+  return col.querySelector(".fw-frames:not([hidden])");
+}
+
+// chooseEra makes a column speak the revision era: it shows that
+// revision's frames and texts, hides the other's, and clears what the
+// other's calls showed, and the mark of the fastest, which compared them.
+function chooseEra(col, era) {
+  col.dataset.era = era;
+  for (const el of col.querySelectorAll("[data-era]")) el.hidden = el.dataset.era !== era;
+  clearFastest();
+  clear(col);
+  col.dataset.state = "idle";
 }
 
 // showOnce shows what crossed in one call of a column: the call's bytes
@@ -594,7 +618,11 @@ function clearFastest() {
 // runs at once would time each other's load.
 function updateButtons() {
   runAllButton.disabled = busy > 0;
-  for (const col of columns) col.querySelector(".fw-run").disabled = busy > 0;
+  for (const col of columns) {
+    col.querySelector(".fw-run").disabled = busy > 0;
+    const era = col.querySelector(".fw-era");
+    if (era) era.disabled = busy > 0;
+  }
 }
 
 // progressOf writes, in the status line, which call of which column is
@@ -677,6 +705,13 @@ function start() {
   runAllButton.addEventListener("click", runAll);
   for (const col of columns) {
     col.querySelector(".fw-run").addEventListener("click", () => runOne(col));
+    const era = col.querySelector(".fw-era");
+    if (era) {
+      // A reloaded page may keep the choice made before: the column
+      // follows it.
+      if (era.value !== col.dataset.era) chooseEra(col, era.value);
+      era.addEventListener("change", () => chooseEra(col, era.value));
+    }
     // Ctrl+Enter (Cmd+Enter) in any of the column's frames runs the column.
     for (const field of col.querySelectorAll(".fw-frame")) {
       field.addEventListener("keydown", (e) => {
