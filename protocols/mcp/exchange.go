@@ -17,6 +17,7 @@ import (
 // these travel on the request's own SSE stream, so they reach the client
 // that is waiting for this answer.
 type exchange struct {
+	id    jsonrpc.ID // the request's
 	ss    *session
 	send  func(any) error        // writes one message that belongs to this request
 	allow func(tools.Scope) bool // the scopes the caller holds; nil: all

@@ -227,6 +227,8 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 		return ss.getPrompt(ctx, x, req.Params)
 	case "completion/complete":
 		return ss.complete(req.Params)
+	case "subscriptions/listen":
+		return ss.listen(ctx, x, req.Params)
 	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound,
 			"method %q not found in revision %s, which has no sessions; send it without io.modelcontextprotocol/* keys in _meta to use it in a %s session", req.Method, ModernVersion, LegacyVersion)
@@ -234,13 +236,13 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
 }
 
-// capabilities lists what the server offers. The legacy era has
-// resources/subscribe and logging/setLevel; the modern era has neither
-// (its subscriptions/listen is not served here).
+// capabilities lists what the server offers. Resources can be watched in
+// both eras (resources/subscribe in a session, subscriptions/listen
+// without); only the legacy era has logging/setLevel.
 func capabilities(modern bool) ServerCapabilities {
 	c := ServerCapabilities{
 		Tools:       &ToolsCapability{},
-		Resources:   &ResourcesCapability{Subscribe: !modern},
+		Resources:   &ResourcesCapability{Subscribe: true},
 		Prompts:     &PromptsCapability{},
 		Completions: &struct{}{},
 	}
@@ -271,7 +273,16 @@ func (s *Server) complete(method string, result any) {
 	}
 	f := r.resultFields()
 	f.ResultType = ResultComplete
-	f.Meta = s.infoMeta
+	if f.Meta == nil {
+		f.Meta = s.infoMeta
+	} else {
+		// The result has _meta of its own (a listen stream's id): add
+		// the server's name to it.
+		var m map[string]json.RawMessage
+		json.Unmarshal(f.Meta, &m)
+		m[MetaServerInfo], _ = json.Marshal(s.info())
+		f.Meta, _ = json.Marshal(m)
+	}
 	switch method {
 	case "server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read":
 		ttl := int64(listTTL)

@@ -176,7 +176,8 @@ func (ss *session) subscribe(raw json.RawMessage, on bool) (any, error) {
 // toolRan records what a successful call changed. A deploy adds a line to
 // the deploy log, and every session subscribed to the log is told: the
 // calling session on the call's own stream, the others on their streams
-// for messages that belong to no request.
+// for messages that belong to no request; and so is every 2026-07-28
+// listen stream that asked (subscriptions.go).
 func (s *Server) toolRan(x *exchange, name string, out json.RawMessage) {
 	if name != "deploy_service" {
 		return
@@ -203,6 +204,7 @@ func (s *Server) toolRan(x *exchange, name string, out json.RawMessage) {
 		}
 		(&exchange{ss: ss, send: send}).notify("notifications/resources/updated", ResourceParams{URI: deployLogURI})
 	}
+	s.updated(deployLogURI)
 }
 
 // matchTemplate matches a URI against a URI template whose variables are

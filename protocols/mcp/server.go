@@ -57,8 +57,9 @@ type Server struct {
 	// (requeststate.go). It is made at start and never leaves the process.
 	stateKey []byte
 
-	mu       sync.Mutex            // guards sessions and deploys
-	sessions map[*session]struct{} // live sessions, to tell about changed resources
+	mu        sync.Mutex             // guards sessions, listeners and deploys
+	sessions  map[*session]struct{}  // live sessions, to tell about changed resources
+	listeners map[*listener]struct{} // open subscriptions/listen streams, likewise
 	deploys  []string              // the deploy log, one line per deploy
 }
 
@@ -68,7 +69,7 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 		opts = &ServerOptions{}
 	}
 	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
-		sessions: make(map[*session]struct{}), stateKey: make([]byte, 32)}
+		sessions: make(map[*session]struct{}), listeners: make(map[*listener]struct{}), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey) // never fails (crypto/rand)
 	if s.version == "" {
 		s.version = "dev"
@@ -172,6 +173,7 @@ func (ss *session) respond(ctx context.Context, req *jsonrpc.Request, x *exchang
 		}()
 	}
 
+	x.id = req.ID
 	result, err := dispatch(ctx, x, req)
 	if errors.Is(ctx.Err(), context.Canceled) {
 		// "Receivers of a cancellation notification SHOULD ... not send a
