@@ -60,7 +60,7 @@ type Server struct {
 	mu        sync.Mutex             // guards sessions, listeners and deploys
 	sessions  map[*session]struct{}  // live sessions, to tell about changed resources
 	listeners map[*listener]struct{} // open subscriptions/listen streams, likewise
-	deploys  []string              // the deploy log, one line per deploy
+	deploys   []string               // the deploy log, one line per deploy
 }
 
 // NewServer returns a server for cat.
