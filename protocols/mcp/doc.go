@@ -117,12 +117,16 @@
 //
 // wire.go and era.go (the messages of both eras); server.go (the session:
 // lifecycle, dispatch, cancellation); modern.go (a request without a
-// session) and requeststate.go (its signed state); exchange.go (what the
-// server says while a request runs: progress, logs, questions for the
-// client, asked as requests or as input_required); tools.go,
-// resources.go, prompts.go (the features); stdio.go (one message per
-// line); http.go, httpmodern.go, sse.go, auth.go (Streamable HTTP);
-// client.go, clientstdio.go, clienthttp.go (the other side).
+// session), requeststate.go (its signed state) and subscriptions.go
+// (subscriptions/listen, the newer way to hear about changes);
+// exchange.go (what the server says while a request runs: progress,
+// logs, questions for the client, asked as requests or as
+// input_required); tools.go, resources.go, prompts.go (the features);
+// stdio.go (one message per line); http.go, httpmodern.go, sse.go,
+// resume.go, auth.go (Streamable HTTP). The other side: client.go and
+// clientmodern.go (the two eras, and telling which a server speaks),
+// clientfeatures.go (the calls), clientinput.go (the server's questions),
+// clientstdio.go, clienthttp.go and clientheaders.go (the transports).
 // conformance.go and conformance_modern.go hold the official conformance
 // suite's fixtures and teach nothing.
 package mcp
