@@ -43,6 +43,7 @@
 //     server's requests to the learner there, and the answers to them all.
 // A message of neither (a notification of the server's, a request
 // before any initialize, another protocol's) has no era.
+
 // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
 // into milliseconds with the fraction kept (Date.parse keeps only ms).
 export function atMillis(at) {
@@ -193,15 +194,15 @@ export class Transcript {
 
   // eraOf finds the era of a message the learner sent (see the top of
   // this file): msg is its JSON (undefined if it is not JSON), head its
-  // HTTP head ("" on stdio), server the stdio server it went to.
-  eraOf(msg, head, server) {
+  // HTTP head ("" on stdio), child the stdio server it went to.
+  eraOf(msg, head, child) {
     if (isModern(msg)) return "modern";
     if (msg && msg.method === "initialize") {
-      if (head === "") this.sessions.add(server);
+      if (head === "") this.sessions.add(child);
       return "session";
     }
     if (head !== "") return /^mcp-session-id:/im.test(head) ? "session" : "";
-    return this.sessions.has(server) ? "session" : "";
+    return this.sessions.has(child) ? "session" : "";
   }
 
   add(row) {
