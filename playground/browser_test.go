@@ -668,8 +668,10 @@ func TestBrowserConsoleAnswersTheServer(t *testing.T) {
 	w := &browserTab{t: t, ctx: tabCtx, base: b.base}
 	w.run("opening the share link", chromedp.Navigate(share))
 	w.waitUntil("the follower replays the session so far", messageRows+`.some(r => r.textContent.includes("result (id 11)"))`, consoleDump)
-	if d := w.text(`String(document.getElementById("send").disabled && document.getElementById("composer").disabled)`); d != "true" {
-		t.Errorf("the follower's composer can send")
+	// Read only, visibly: no Send, Restart or Clear, and a composer
+	// that shows the frame but takes no typing.
+	if d := w.text(`String(document.getElementById("send").hidden && document.getElementById("restart").hidden && document.getElementById("clear").hidden && document.getElementById("composer").readOnly)`); d != "true" {
+		t.Errorf("the follower's console shows a control that does nothing, or its composer takes typing\n%s", w.describe(consoleDump))
 	}
 	b.choose("template", "ping")
 	b.click("#send")

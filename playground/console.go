@@ -24,7 +24,8 @@ type consoleData struct {
 	Templates []frameTemplate   `json:"templates"`
 	Bases     map[string]string `json:"bases"`    // target -> URL or host:port, for "copy as" and {{host}}
 	Commands  map[string]string `json:"commands"` // stdio target -> the command behind it, for "copy as"
-	Watch     string            `json:"watch"`    // the session this page follows, or ""
+	Watch     string            `json:"watch"`    // the session this page follows ("presenter", "instructor" or an id), or ""
+	Local     bool              `json:"local"`    // the page is on this machine, as consoleView.Local
 	Text      consoleText       `json:"text"`
 }
 
@@ -38,6 +39,25 @@ type consoleView struct {
 	// Exercise is the frame exercise done in this console, from
 	// ?exercise=ID, whose panel checks the session; nil for none.
 	Exercise *exercises.Exercise
+	// Beside says the page follows the instructor of a classroom this
+	// wirelab follows (?watch=instructor, wirelab serve --follow) and
+	// shows the reader's own console beside it, with "try this frame
+	// here" between them.
+	Beside bool
+}
+
+// instructor is the session a wirelab that follows a classroom (wirelab
+// serve --follow) relays the classroom's presenter into.
+const instructor = "instructor"
+
+// followHref is the link a classroom follower's bar offers on a page that
+// does not follow anyone yet (watch is ""): follow; on a page that already
+// follows, none.
+func followHref(watch, follow string) string {
+	if watch != "" {
+		return ""
+	}
+	return follow
 }
 
 // consoleSite serves the console list and the consoles.
@@ -76,10 +96,20 @@ func (c *consoleSite) page(w http.ResponseWriter, r *http.Request) {
 	if templates == nil {
 		templates = []frameTemplate{}
 	}
-	cv := consoleView{pageView: v, Spec: spec, Local: wire.IsLocalPeer(r), Data: consoleData{
+	local := wire.IsLocalPeer(r)
+	cv := consoleView{pageView: v, Spec: spec, Local: local, Data: consoleData{
 		Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,
-		Bases: c.bases, Commands: c.commands, Watch: r.URL.Query().Get("watch"), Text: consoleStrings(v.Lang),
+		Bases: c.bases, Commands: c.commands, Watch: r.URL.Query().Get("watch"), Local: local, Text: consoleStrings(v.Lang),
 	}}
+	// The reader's own console beside the instructor's needs a page on
+	// this machine (its console sends) with room for two.
+	if cv.Data.Watch == instructor && local && !v.Embed {
+		cv.Beside = true
+		cv.Class += " console-beside"
+	}
+	if cv.Data.Watch != "" {
+		cv.Class += " console-following"
+	}
 	if e, ok := exercises.ByID(r.URL.Query().Get("exercise")); ok && e.Kind == exercises.Frame && cv.Data.Watch == "" {
 		cv.Exercise = &e
 		cv.Scripts = append(cv.Scripts, "/static/exercise.js")

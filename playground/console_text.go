@@ -57,6 +57,87 @@ type consoleText struct {
 	// Eras are the tags beside a row of the transcript, by the era
 	// static/transcript.js finds the message in: "modern" or "session".
 	Eras map[string]eraTag `json:"eras"`
+	// Follow is what the classroom's parts of the page say.
+	Follow followText `json:"follow"`
+}
+
+// followText is every string of the classroom's parts of a page, on the
+// consoles and the lessons alike: the presenter's toggle, a follower's
+// status line and Follow switch, the follower's bar, and "try this
+// frame here". static/presenter.js and static/room.js show them.
+type followText struct {
+	Present      string `json:"present"`      // the toggle, off
+	Presenting   string `json:"presenting"`   // the toggle, on
+	PresentHelp  string `json:"presentHelp"`  // its tooltip
+	Follow       string `json:"follow"`       // the follower's switch
+	FollowHelp   string `json:"followHelp"`   // its tooltip
+	ReadOnly     string `json:"readOnly"`     // the mark on a follower's console
+	FollowLink   string `json:"followLink"`   // the link to a page that follows the presenter
+	Connecting   string `json:"connecting"`   // the status line, in each state
+	Waiting      string `json:"waiting"`      // nobody presents yet
+	Live         string `json:"live"`         // following, as it happens
+	Paused       string `json:"paused"`       // the reader switched Follow off
+	Reconnecting string `json:"reconnecting"` // the socket closed; opening it again
+	Ended        string `json:"ended"`        // the session followed ended
+	EndedNext    string `json:"endedNext"`    // the presenter's tab closed; waiting for the next
+	NoSession    string `json:"noSession"`    // a ?watch= id the playground does not know
+	JoinFirst    string `json:"joinFirst"`    // a follower that has not joined the classroom
+	Share        string `json:"share"`        // the follower's opt-in
+	ShareHelp    string `json:"shareHelp"`    // what sharing shares
+	Try          string `json:"try"`          // copies the presenter's frame into the reader's own composer
+	TryHelp      string `json:"tryHelp"`
+	YourConsole  string `json:"yourConsole"` // the heading of the reader's own console beside the instructor's
+}
+
+func followStrings(l lang) followText {
+	if l == ru {
+		return followText{
+			Present:      "Показывать классу",
+			Presenting:   "● Идёт показ",
+			PresentHelp:  "Сделать эту вкладку ведущей: класс видит её журнал, кадр, который вы набираете, выбранную строку и место в уроке",
+			Follow:       "Следовать",
+			FollowHelp:   "Включено: страница идёт за ведущим. Выключено: читайте в своём темпе; включите снова, чтобы догнать",
+			ReadOnly:     "только просмотр",
+			FollowLink:   "Следить за ведущим",
+			Connecting:   "подключение…",
+			Waiting:      "ждём ведущего: показ ещё не начат",
+			Live:         "в эфире: вы видите то же, что ведущий",
+			Paused:       "следование выключено: читайте в своём темпе",
+			Reconnecting: "связь прервалась; подключаемся снова…",
+			Ended:        "сессия, за которой вы следили, закончилась",
+			EndedNext:    "ведущий закрыл вкладку; ждём следующего показа",
+			NoSession:    "такой сессии нет: она закончилась, или в ссылке ошибка",
+			JoinFirst:    "сначала войдите в класс по коду: /join",
+			Share:        "делиться прогрессом с преподавателем",
+			ShareHelp:    "Преподаватель увидит, какие упражнения вы прошли и где проверка кадра не прошла. Выключено, пока вы не включите.",
+			Try:          "Попробовать этот кадр у себя",
+			TryHelp:      "Скопировать кадр и адресата ведущего в ваш собственный редактор справа",
+			YourConsole:  "Ваша консоль",
+		}
+	}
+	return followText{
+		Present:      "Present",
+		Presenting:   "● Presenting",
+		PresentHelp:  "Make this tab the presenter: the room sees its transcript, the frame you type, the row you select and where you are in a lesson",
+		Follow:       "Follow",
+		FollowHelp:   "On: the page goes where the presenter goes. Off: read at your own pace; switch it on again to catch up",
+		ReadOnly:     "read only",
+		FollowLink:   "Follow the presenter",
+		Connecting:   "connecting…",
+		Waiting:      "waiting for the presenter: nobody presents yet",
+		Live:         "live: you see what the presenter sees",
+		Paused:       "not following: read at your own pace",
+		Reconnecting: "the connection dropped; reconnecting…",
+		Ended:        "the session you were following ended",
+		EndedNext:    "the presenter's tab closed; waiting for the next presenter",
+		NoSession:    "no such session: it has ended, or the link is mistyped",
+		JoinFirst:    "join the classroom with its code first: /join",
+		Share:        "share my progress with the instructor",
+		ShareHelp:    "The instructor sees which exercises you passed and where a frame check failed. Off until you switch it on.",
+		Try:          "Try this frame here",
+		TryHelp:      "Copy the presenter's frame and target into your own composer, beside it",
+		YourConsole:  "Your console",
+	}
 }
 
 // templateGroup is a group of templates, as the composer shows it.
@@ -126,6 +207,7 @@ func consoleStrings(l lang) consoleText {
 				mcp.ModernVersion: {Label: "2026-07-28 (без сессии)",
 					Note: "Без рукопожатия: один запрос, который сам несёт ревизию и возможности клиента в params._meta; по HTTP его заголовки повторяют ревизию, метод и имя, а Mcp-Session-Id нет."},
 			},
+			Follow: followStrings(l),
 			Eras: map[string]eraTag{
 				"modern":  {Tag: "2026-07-28", Title: "запрос ревизии 2026-07-28: ревизия названа в его params._meta, и он обходится без сессии; ответ на него — той же ревизии"},
 				"session": {Tag: "2025-11-25, сессия", Title: "часть сессии 2025-11-25, которую открыл initialize"},
@@ -184,6 +266,7 @@ func consoleStrings(l lang) consoleText {
 			mcp.ModernVersion: {Label: "2026-07-28 (stateless)",
 				Note: "No handshake: one request that carries its revision and the client's capabilities itself, in params._meta; over HTTP its headers repeat the revision, the method and the name, and there is no Mcp-Session-Id."},
 		},
+		Follow: followStrings(l),
 		Eras: map[string]eraTag{
 			"modern":  {Tag: "2026-07-28", Title: "a request of revision 2026-07-28: its params._meta names the revision, and it needs no session; its answer is of the same revision"},
 			"session": {Tag: "2025-11-25 session", Title: "part of the 2025-11-25 session that initialize opened"},

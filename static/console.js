@@ -6,12 +6,25 @@
 // playground/console.go.
 //
 // The console page's entry module: it imports the websocket (wire.js),
-// the rows (transcript.js) and the diagram (sequence.js). The exercise
-// panel, when there is one, learns the session's id from the
-// "wire-session" event this module sends on the document.
+// the rows (transcript.js), the diagram (sequence.js) and the classroom's
+// parts (presenter.js, room.js). The exercise panel, when there is one,
+// learns the session's id from the "wire-session" event this module sends
+// on the document.
+//
+// In a classroom the same page has three more faces:
+//   - the instructor's: a Present toggle, and while it is on, the page's
+//     state (target, composer, selected row, view) goes to the followers;
+//   - a follower's, at ?watch=presenter (or a session's id): read only,
+//     the presenter's transcript, typing, target and selected row, with a
+//     Follow switch to read at one's own pace;
+//   - a student's own wirelab following a classroom, at
+//     ?watch=instructor: the instructor's console with the student's own
+//     beside it (an iframe), and "try this frame here" between them.
 import { WireSocket, WireKnown } from "./wire.js";
 import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes } from "./transcript.js";
 import * as sequence from "./sequence.js";
+import { Presenter, Following, followURL, goesWith } from "./presenter.js";
+import { Room } from "./room.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
 const T = data.text; // the page's strings, in its language
@@ -22,18 +35,24 @@ const el = {
   rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
   stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
   share: $("share"), clear: $("clear"), status: $("status"),
+  present: $("present"), follow: $("follow"), targetShown: $("target-shown"), try: $("try"), own: $("own-console"), room: $("room-bar"),
   groups: document.createElement("dl"), // the template groups' notes, placed under the composer's first bar
 };
 el.groups.className = "template-groups";
 el.template.closest(".composer-bar").after(el.groups);
 const storeKey = "wirelab.console." + data.slug;
 const watching = data.watch !== "";
-const wire = new WireSocket(watching ? "/ws?watch=" + encodeURIComponent(data.watch) : "/ws");
+// A follower's socket is its Following's (below), which opens it again
+// when it drops; the learner's own is opened by the first send.
+const wire = watching ? null : new WireSocket("/ws");
 const transcript = new Transcript(changed);
-const known = new WireKnown(); // values templates may use
+let known = new WireKnown(); // values templates may use
 let selected = null; // the row shown in the detail pane
 let view = "pretty";
 let sendAnyway = false; // the learner saw the JSON warning and sends anyway
+let presenter = null; // the Present toggle, on the learner's own console
+let following = null; // a follower's socket and Follow switch
+let cleared = 0; // rows of this session the learner cleared away: a row's index counts them
 
 // ---- targets and templates
 
@@ -108,8 +127,9 @@ function listTemplates() {
   el.groups.hidden = groups.size === 0;
   el.toRow.hidden = !isCustom();
   // A stdio server restarts; a gRPC connection, kept between calls,
-  // is closed so that the next call dials and asks reflection again.
-  el.restart.hidden = !/stdio|grpc/.test(currentTarget());
+  // is closed so that the next call dials and asks reflection again. A
+  // follower restarts nothing.
+  el.restart.hidden = watching || !/stdio|grpc/.test(currentTarget());
   el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
   el.stderrPane.hidden = !/stdio/.test(currentTarget());
 }
@@ -117,8 +137,12 @@ function listTemplates() {
 el.target.addEventListener("change", () => {
   listTemplates();
   save();
+  moved();
 });
-el.to.addEventListener("change", save);
+el.to.addEventListener("change", () => {
+  save();
+  moved();
+});
 el.template.addEventListener("change", () => {
   if (el.template.value === "") return;
   el.composer.value = fill(data.templates[Number(el.template.value)].frame);
@@ -190,6 +214,7 @@ function checkFrame() {
   el.check.className = p ? "check bad" : "check ok";
   el.send.textContent = T.send;
   renderCopy();
+  moved();
   return p;
 }
 el.composer.addEventListener("input", () => {
@@ -225,6 +250,7 @@ el.composer.addEventListener("keydown", (e) => {
   }
 });
 el.restart.addEventListener("click", () => {
+  if (watching) return;
   const msg = { op: "restart", target: currentTarget() };
   if (isCustom()) msg.to = el.to.value.trim();
   wire.send(msg);
@@ -232,7 +258,11 @@ el.restart.addEventListener("click", () => {
 
 // ---- what comes back
 
-wire.listen((msg) => {
+// heard takes one message from the playground: on the learner's own
+// console every message, on a follower's the events and refusals
+// (Following takes the rest).
+function heard(msg) {
+  if (presenter && presenter.heard(msg)) return;
   if (msg.op === "hello") {
     el.status.textContent = watching ? T.watchingSession.replace("%s", msg.session) : T.connected;
     if (!watching && msg.session) {
@@ -250,7 +280,7 @@ wire.listen((msg) => {
   }
   known.learn(msg);
   transcript.event(msg);
-});
+}
 
 // ---- the transcript
 
@@ -317,7 +347,11 @@ function rowElement(r) {
     });
     tr.querySelector(".summary").append(" ", b);
   }
-  tr.addEventListener("click", () => select(r));
+  tr.addEventListener("click", () => {
+    // A follower who picks a row reads at their own pace from now on.
+    if (following) following.pause();
+    select(r);
+  });
   return tr;
 }
 
@@ -328,7 +362,10 @@ function changed(what, r) {
     select(null);
   } else if (what === "row") {
     el.rows.append(rowElement(r));
-    el.rows.lastChild.scrollIntoView({ block: "nearest" });
+    if (!watching) el.rows.lastChild.scrollIntoView({ block: "nearest" });
+    // A follower's transcript keeps up inside its box, never moving the
+    // page, and only while following.
+    else if (following && following.following()) scrollBox(el.rows.lastChild);
   } else if (what === "update") {
     const old = el.rows.querySelector(`tr[data-n="${r.n}"]`);
     if (old) old.replaceWith(rowElement(r));
@@ -343,6 +380,7 @@ function changed(what, r) {
 
 function select(r) {
   selected = r;
+  moved();
   el.detail.hidden = r === null;
   for (const tr of el.rows.querySelectorAll("tr.selected")) tr.classList.remove("selected");
   if (r === null) return;
@@ -353,11 +391,18 @@ function select(r) {
   el.detailBody.textContent = view !== "pretty" && !hasBytes(r) ? T.noBytes : views[view](r);
 }
 
+// setView shows the selected row in a view: pretty, raw or hex.
+function setView(name) {
+  view = name;
+  for (const t of el.views) t.setAttribute("aria-selected", String(t.dataset.view === name));
+  if (selected) select(selected);
+  moved();
+}
+
 for (const tab of el.views) {
   tab.addEventListener("click", () => {
-    view = tab.dataset.view;
-    for (const t of el.views) t.setAttribute("aria-selected", String(t === tab));
-    if (selected) select(selected);
+    if (following) following.pause();
+    setView(tab.dataset.view);
   });
 }
 
@@ -541,12 +586,105 @@ function load() {
 }
 
 el.clear.addEventListener("click", () => {
+  if (watching) return;
+  // The followers keep these rows: the selected row's index still
+  // counts them.
+  cleared += transcript.rows.filter((r) => !r.old).length;
   transcript.clear();
   try {
     localStorage.removeItem(storeKey);
   } catch (e) {}
   save();
 });
+
+// ---- the classroom: presenting, following, trying a frame here
+
+// moved says the page's state changed: while it presents, the followers
+// see it.
+function moved() {
+  if (presenter) presenter.changed();
+}
+
+// pageState is what the followers of this page see (presenter.js).
+function pageState() {
+  const live = transcript.rows.filter((r) => !r.old);
+  const i = selected ? live.indexOf(selected) : -1;
+  return {
+    page: location.pathname, target: currentTarget(), to: isCustom() ? el.to.value.trim() : "", frame: el.composer.value,
+    row: i < 0 ? -1 : cleared + i, rowAt: i < 0 ? "" : selected.at || "", view: view, frameIndex: -1,
+    lang: document.documentElement.lang || "en",
+  };
+}
+
+// rowOf finds the presenter's selected row in the follower's transcript:
+// by its index, which counts from the session's start as the follower's
+// rows do, checked against its time; else by the time alone, in case the
+// follower's history begins later.
+function rowOf(s) {
+  if (typeof s.row !== "number" || s.row < 0) return null;
+  const r = transcript.rows[s.row];
+  if (r && (!s.rowAt || r.at === s.rowAt)) return r;
+  return (s.rowAt && transcript.rows.find((x) => x.at === s.rowAt)) || null;
+}
+
+// scrollBox brings a row into view inside the transcript's own box,
+// leaving the page where the reader has it.
+function scrollBox(tr) {
+  const box = tr.closest(".transcript-scroll");
+  if (!box) return;
+  const top = tr.offsetTop - box.clientHeight / 2;
+  box.scrollTop = Math.max(0, top);
+}
+
+// showTarget is the target a follower's page shows, as text: the
+// presenter's, with a custom server's address.
+function showTarget() {
+  if (el.targetShown) el.targetShown.textContent = currentTarget() + (isCustom() && el.to.value ? " " + el.to.value : "");
+}
+
+// applyState makes a follower's page show what the presenter's shows.
+function applyState(s) {
+  if (goesWith(data.watch) && typeof s.page === "string" && s.page !== location.pathname) {
+    const url = followURL(s.page, data.watch);
+    if (url) {
+      location.assign(url);
+      return;
+    }
+  }
+  if (typeof s.target === "string" && s.target !== currentTarget() && [...el.target.options].some((o) => o.value === s.target)) {
+    el.target.value = s.target;
+    listTemplates();
+  }
+  el.to.value = typeof s.to === "string" ? s.to : "";
+  el.toRow.hidden = !isCustom();
+  showTarget();
+  if (typeof s.frame === "string" && s.frame !== el.composer.value) {
+    el.composer.value = s.frame;
+    checkFrame();
+  }
+  if (typeof s.view === "string" && views[s.view] && s.view !== view) setView(s.view);
+  const r = rowOf(s);
+  if (r !== selected) select(r);
+  if (r) {
+    const tr = el.rows.querySelector(`tr[data-n="${r.n}"]`);
+    if (tr) scrollBox(tr);
+  }
+}
+
+// tryHere puts a frame from the instructor's console (beside, in the
+// parent page) into this console's composer: its target, and the frame
+// with this session's values in the placeholders.
+function tryHere(t) {
+  if (typeof t.target === "string" && [...el.target.options].some((o) => o.value === t.target)) {
+    el.target.value = t.target;
+    listTemplates();
+  }
+  if (isCustom()) el.to.value = typeof t.to === "string" ? t.to : "";
+  el.composer.value = fill(typeof t.frame === "string" ? t.frame : "");
+  checkFrame();
+  save();
+  el.composer.focus();
+}
 
 // ---- start
 
@@ -558,7 +696,37 @@ if (el.composer.value === "" && !watching) {
 }
 checkFrame();
 drawSoon();
+if (el.room) new Room(el.room);
 if (watching) {
-  for (const e of [el.send, el.restart, el.composer, el.template, el.target]) e.disabled = true;
+  showTarget();
+  following = new Following(data.watch, {
+    text: T.follow,
+    status: el.status,
+    toggle: el.follow,
+    // A session's history comes again from its start: the transcript
+    // and what it taught start over.
+    reset: () => {
+      transcript.clear();
+      known = new WireKnown();
+    },
+    event: heard,
+    state: applyState,
+  });
+  if (el.try) {
+    el.try.addEventListener("click", () => {
+      const t = { op: "try", target: currentTarget(), to: isCustom() ? el.to.value.trim() : "", frame: known.unfill(el.composer.value) };
+      el.own.contentWindow.postMessage(t, location.origin);
+      el.own.focus();
+    });
+  }
+} else {
+  wire.listen(heard);
+  // Embedded, the console is a part of another page, never the one
+  // presented; beside the instructor's, it takes the frames tried here.
+  if (el.present && !document.body.classList.contains("embed")) presenter = new Presenter(wire, el.present, pageState, T.follow, (m) => (el.status.textContent = m));
+  window.addEventListener("message", (e) => {
+    if (e.origin !== location.origin || e.source !== window.parent || e.source === window || !e.data || e.data.op !== "try") return;
+    tryHere(e.data);
+  });
+  wire.connect();
 }
-wire.connect();

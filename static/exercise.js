@@ -46,6 +46,11 @@ async function checkFrames() {
     list.append(el);
   }
   say(res.passed ? T.passed + (res.saved ? " " + T.saved : "") + (res.problem ? " " + res.problem : "") : T.notYet);
+  // For a classroom follower who shares progress (room.js): how it went,
+  // and where it stopped.
+  const stop = res.steps.find((s) => !s.done);
+  const failure = stop ? (stop.name.en || "") + ((stop.detail && stop.detail.en) ? ": " + stop.detail.en : "") : "";
+  document.dispatchEvent(new CustomEvent("exercise-checked", { detail: { exercise: data.id, passed: res.passed, failure: failure } }));
 }
 
 async function gradeCode() {

@@ -4,10 +4,15 @@
 // target's server is shown under the frame as it arrives, one row per
 // message (transcript.js), in a pretty, raw or hex view. Below the
 // lesson, a sequence diagram (sequence.js) draws everything sent from
-// the page. The lesson page's entry module.
+// the page. The lesson page's entry module, on every lesson: it gives the
+// page its part in a classroom too (presenter.js, room.js): the
+// instructor's Present toggle, which tells the followers which frame is
+// in view, and a follower's page (?follow=1), which scrolls to it.
 import { WireSocket, WireKnown } from "./wire.js";
 import { Transcript, views } from "./transcript.js";
 import * as sequence from "./sequence.js";
+import { Presenter, Following, followURL, goesWith } from "./presenter.js";
+import { Room, isLoopbackName } from "./room.js";
 
 const frames = document.querySelectorAll(".frame");
 
@@ -19,6 +24,8 @@ const lastFrame = new Map(); // target -> the last frame sent there
 const shown = new Map(); // row number -> {element, row, frame}
 const transcript = new Transcript(changed);
 const known = new WireKnown(); // {{session}}, {{requestState}} and {{task}}, from the answers so far
+let presenter = null; // the Present toggle, on the instructor's machine
+let inView = -1; // the index of the frame in view, which the presenter's followers go to
 
 // frameFor says which frame a row belongs to: the one that sent it, or
 // for a stdio child's own lines, the last frame sent to that target.
@@ -86,6 +93,7 @@ function changed(what, r) {
 
 // heard takes one message from the playground.
 function heard(msg) {
+  if (presenter && presenter.heard(msg)) return;
   if (msg.op === "closed") {
     for (const frame of new Set(lastFrame.values())) {
       const element = rowElement("note");
@@ -135,7 +143,6 @@ function drawSoon() {
 // start gives every frame its views and its Send, and the diagram its
 // export. A page without frames has nothing to start.
 function start() {
-  wire.listen(heard);
   if (panel) {
     document.getElementById("lesson-export-svg").addEventListener("click", () => {
       const a = document.createElement("a");
@@ -174,4 +181,121 @@ function start() {
   }
 }
 
+// ---- the classroom
+
+// lessonState is what the presenter's followers see: the page, and the
+// frame in view with its target and text.
+function lessonState() {
+  const f = frames[inView];
+  return {
+    page: location.pathname, target: f ? f.dataset.target : "", to: "", frame: f ? f.querySelector(".frame-input").value : "",
+    row: -1, rowAt: "", view: (f && f.dataset.view) || "pretty", frameIndex: inView, lang: document.documentElement.lang || "en",
+  };
+}
+
+// watchFrames keeps inView: of the frames at least partly on screen, the
+// one nearest the middle of the window. The presenter's followers hear
+// when it changes.
+function watchFrames() {
+  const visible = new Set();
+  const seen = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (e.isIntersecting) visible.add(e.target);
+        else visible.delete(e.target);
+      }
+      const middle = window.innerHeight / 2;
+      let best = -1;
+      let distance = Infinity;
+      frames.forEach((f, i) => {
+        if (!visible.has(f)) return;
+        const r = f.getBoundingClientRect();
+        const d = Math.abs((r.top + r.bottom) / 2 - middle);
+        if (d < distance) {
+          distance = d;
+          best = i;
+        }
+      });
+      // Between frames, the last one stays: the followers keep their place.
+      if (best >= 0 && best !== inView) {
+        inView = best;
+        presenter.changed();
+      }
+    },
+    { threshold: [0, 0.25, 0.5, 0.75, 1] },
+  );
+  for (const f of frames) {
+    seen.observe(f);
+    f.querySelector(".frame-input").addEventListener("input", () => presenter.changed());
+  }
+}
+
+// present gives the instructor's lesson its Present toggle. The page's
+// socket opens with the first send, so the toggle shows on a page of
+// this machine's own address, and the playground's hello confirms it; a
+// tab that presented on its last page presents here at once.
+function present(button, text) {
+  const note = document.createElement("span");
+  note.className = "present-note";
+  note.setAttribute("aria-live", "polite");
+  button.after(note);
+  presenter = new Presenter(wire, button, lessonState, text, (m) => (note.textContent = m));
+  button.hidden = false;
+  if (frames.length > 0) watchFrames();
+  if (Presenter.remembered()) wire.connect();
+}
+
+// follow makes the page a follower of watch: it goes to the presenter's
+// page, and scrolls to the frame the presenter has in view, while the
+// Follow switch is on.
+function follow(watch, text) {
+  const toggle = document.getElementById("follow");
+  let here = -1; // the frame the page last scrolled to
+  // Switched on again: go to the presenter's frame, wherever the page is.
+  toggle.addEventListener("change", () => (here = -1));
+  new Following(watch, {
+    text: text,
+    status: document.getElementById("follow-status"),
+    toggle: toggle,
+    reset: () => {},
+    event: () => {},
+    state: (s) => {
+      if (goesWith(watch) && typeof s.page === "string" && s.page !== location.pathname) {
+        const url = followURL(s.page, watch);
+        if (url) {
+          location.assign(url);
+          return;
+        }
+      }
+      const i = typeof s.frameIndex === "number" ? s.frameIndex : -1;
+      for (const f of frames) f.classList.toggle("presenter-here", f === frames[i]);
+      if (i >= 0 && frames[i] && i !== here) {
+        here = i;
+        frames[i].scrollIntoView({ block: "center", behavior: "smooth" });
+      }
+    },
+  });
+}
+
+// classroom starts the page's part in a classroom: a follower's, when
+// the address says ?follow=; else the instructor's toggle, on this
+// machine; and the follower's bar, on a page from another machine.
+function classroom() {
+  const data = document.getElementById("follow-text");
+  if (!data) return; // an embedded lesson has no part in it
+  const text = JSON.parse(data.textContent);
+  const local = isLoopbackName(location.hostname);
+  const bar = document.getElementById("room-bar");
+  if (bar && !local) new Room(bar);
+  const watch = new URLSearchParams(location.search).get("follow");
+  if (watch) {
+    follow(watch === "instructor" ? "instructor" : "presenter", text);
+    return;
+  }
+  const button = document.getElementById("present");
+  if (button && local) present(button, text);
+}
+
+wire.listen(heard);
 if (frames.length > 0) start();
+classroom();

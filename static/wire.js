@@ -7,6 +7,7 @@
 //   const wire = new WireSocket();
 //   wire.listen((msg) => ...);      // every message from the playground
 //   const id = wire.send({ op: "send", target: "http", frame: "GET /tools HTTP/1.1\n\n" });
+//   const follower = new WireSocket("/ws?watch=presenter"); // read only
 //
 // Messages from the playground are described in playground/wire/doc.go. The
 // socket opens on the first send and opens again after it closes; the
@@ -22,7 +23,10 @@ export class WireSocket {
   }
 
   // listen calls fn with every message, parsed, and with
-  // {op: "closed"} when the connection ends.
+  // {op: "closed", opened} when the connection ends; opened is false when
+  // it never opened (the playground answered the upgrade with an error,
+  // such as 404 for a session that is not there, which a page cannot
+  // read from a WebSocket).
   listen(fn) {
     this.listeners.push(fn);
   }
@@ -32,7 +36,9 @@ export class WireSocket {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(scheme + "//" + location.host + this.path);
     this.socket = socket;
+    let opened = false;
     socket.addEventListener("open", () => {
+      opened = true;
       while (this.queue.length > 0) socket.send(this.queue.shift());
     });
     socket.addEventListener("message", (m) => {
@@ -42,9 +48,14 @@ export class WireSocket {
       for (const fn of this.listeners) fn(msg);
     });
     socket.addEventListener("close", () => {
-      this.socket = null;
-      for (const fn of this.listeners) fn({ op: "closed" });
+      if (this.socket === socket) this.socket = null;
+      for (const fn of this.listeners) fn({ op: "closed", opened: opened });
     });
+  }
+
+  // url is the address the socket opens, as a page may fetch it.
+  url() {
+    return location.origin + this.path;
   }
 
   // open opens the socket now and resolves once it is open, so that a
@@ -107,5 +118,19 @@ export class WireKnown {
       .replaceAll("{{session}}", this.session || "{{session}}")
       .replaceAll("{{requestState}}", this.requestState || "{{requestState}}")
       .replaceAll("{{task}}", this.task || "{{task}}");
+  }
+
+  // unfill puts the placeholders back where a frame holds what is known
+  // here, and {{host}} in its Host header: the frame of one session (the
+  // presenter's), made fit to send in another (a student's own), whose
+  // fill gives them its own values.
+  unfill(frame) {
+    // An HTTP frame's Host names the server the presenter's playground
+    // reaches, which another playground reaches at its own address.
+    let f = /^[A-Z]+ \S+ HTTP\/1\.[01]\r?\n/.test(frame) ? frame.replace(/^(host:[ \t]*)\S+[ \t]*$/im, "$1{{host}}") : frame;
+    if (this.session) f = f.replaceAll(this.session, "{{session}}");
+    if (this.requestState) f = f.replaceAll(this.requestState, "{{requestState}}");
+    if (this.task) f = f.replaceAll(this.task, "{{task}}");
+    return f;
   }
 }

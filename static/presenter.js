@@ -1,0 +1,280 @@
+// The classroom's live side, in the browser: the instructor marks one tab
+// as the presenter, and the room's pages follow it. An ES module that the
+// consoles (console.js) and the lessons (frames.js) import.
+//
+//   import { Presenter, Following } from "./presenter.js";
+//   // The instructor's tab: a toggle that makes it the presenter.
+//   const p = new Presenter(wire, button, () => ({ page: location.pathname, ... }), text, say);
+//   p.changed(); // after anything the followers should see
+//   // A follower's page: a read-only socket, its status and the Follow switch.
+//   const f = new Following("presenter", { text, status, toggle, reset, event, state });
+//
+// The messages are in playground/wire/doc.go: {"op":"present"} makes a
+// tab on the instructor's machine the presenter, {"op":"state"} carries
+// its page state to the followers, and /ws?watch=presenter follows
+// whoever presents, with {"op":"status"} saying whether anyone does; the
+// presenter's own tab hears {"op":"present","on":...}, whether it
+// presents now. The state is the page's own business, opaque to the
+// engine:
+//
+//   {page: "/console/mcp" or "/learn/<slug>", target, to (a custom
+//    target's, or ""), frame (the composer's text), row (the selected
+//    row's index in the session's transcript, or -1), rowAt (that row's
+//    time, to find it by if the indexes differ), view ("pretty", "raw",
+//    "hex"), frameIndex (the lesson frame in view, or -1), lang}
+
+import { WireSocket } from "./wire.js";
+
+// stateDelay is how long the presenter's page waits after a change
+// before it sends its state: typing sends one state per pause, not one
+// per key, and followers still see the typing as it happens.
+const stateDelay = 100;
+
+// presentingKey remembers, for this tab only (sessionStorage), that it
+// presents: a presenter who opens another page goes on presenting there.
+const presentingKey = "wirelab.presenting";
+
+// Presenter is the toggle on the instructor's pages that makes the tab
+// the room's presenter, and, while it is, sends the page's state on
+// every change. The button stays hidden until the playground's hello
+// says the tab is on this machine: only such a tab may present.
+export class Presenter {
+  // wire is the page's WireSocket; button the toggle; stateOf returns
+  // the page's state; text has present, presenting and presentHelp; say
+  // shows a line to the instructor (why presenting stopped).
+  constructor(wire, button, stateOf, text, say) {
+    this.wire = wire;
+    this.button = button;
+    this.stateOf = stateOf;
+    this.text = text;
+    this.say = say || (() => {});
+    this.on = false;
+    this.ids = new Set(); // the ids of our present and state messages, whose refusals are ours
+    this.timer = 0;
+    this.local = false;
+    button.hidden = true;
+    button.title = text.presentHelp;
+    button.addEventListener("click", () => (this.on ? this.stop() : this.start()));
+    this.show();
+  }
+
+  // remembered says whether this tab presented on the page before.
+  static remembered() {
+    try {
+      return sessionStorage.getItem(presentingKey) === "1";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // heard takes one message from the playground, and says whether it was
+  // the presenter's own business (a refusal of present or state), which
+  // the page should not show as a row of its transcript.
+  heard(msg) {
+    if (msg.op === "hello") {
+      this.local = msg.local === true && !msg.watching;
+      this.button.hidden = !this.local;
+      // A new socket is a new session: present again, if this tab did.
+      if (this.local && (this.on || Presenter.remembered())) this.start();
+      return false;
+    }
+    if (msg.op === "closed") {
+      // The presenter's followers wait; a new socket presents again.
+      if (this.on) setTimeout(() => this.wire.connect(), 1000);
+      return false;
+    }
+    if (msg.op === "present") {
+      // The playground says whether this tab presents: off when the
+      // instructor made another tab the presenter.
+      if (!msg.on && this.on) this.set(false);
+      return true;
+    }
+    if (msg.op === "error" && this.ids.has(msg.id)) {
+      this.ids.delete(msg.id);
+      this.set(false);
+      this.say(msg.message);
+      return true;
+    }
+    return false;
+  }
+
+  start() {
+    this.set(true);
+    this.ids.add(this.wire.send({ op: "present" }));
+    this.sendState();
+  }
+
+  stop() {
+    this.set(false);
+    this.wire.send({ op: "present", on: false });
+  }
+
+  set(on) {
+    this.on = on;
+    try {
+      if (on) sessionStorage.setItem(presentingKey, "1");
+      else sessionStorage.removeItem(presentingKey);
+    } catch (e) {
+      // Storage off: presenting ends with the page.
+    }
+    this.show();
+  }
+
+  show() {
+    this.button.setAttribute("aria-pressed", String(this.on));
+    this.button.textContent = this.on ? this.text.presenting : this.text.present;
+    this.button.classList.toggle("presenting", this.on);
+  }
+
+  // changed says the page's state changed: it goes to the followers a
+  // little later, once, however many changes come in between.
+  changed() {
+    if (!this.on || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      this.sendState();
+    }, stateDelay);
+  }
+
+  sendState() {
+    if (!this.on) return;
+    const id = this.wire.send({ op: "state", state: this.stateOf() });
+    this.ids.add(id);
+    // Only the latest few could still be refused; the set stays small.
+    if (this.ids.size > 64) this.ids.delete(this.ids.values().next().value);
+  }
+}
+
+// reconnectDelays are the waits before each try to open a follower's
+// socket again: quick at first (a slow follower dropped by the engine
+// comes straight back), then no more often than every ten seconds.
+const reconnectDelays = [500, 1000, 2000, 5000, 10000];
+
+// Following is a follower's end: the read-only socket at
+// /ws?watch=<watch>, the status line, and the Follow switch. watch is
+// "presenter" (whoever presents now), "instructor" (the presenter of a
+// classroom this wirelab follows, wirelab serve --follow) or a session's
+// id. parts: text (the strings, see followText in
+// playground/console_text.go), status (the line that says how it goes),
+// toggle (the Follow checkbox), and the page's own handlers: reset() when
+// a session's history is about to come again, event(msg) for every event
+// and refusal, state(state) for the presenter's state while the switch
+// is on.
+export class Following {
+  constructor(watch, parts) {
+    this.watch = watch;
+    this.parts = parts;
+    this.T = parts.text;
+    this.latest = null; // the presenter's last state, applied or not
+    this.tries = 0;
+    this.over = false; // nothing to reconnect to: no such session, or it ended
+    this.wire = new WireSocket("/ws?watch=" + encodeURIComponent(watch));
+    this.wire.listen((msg) => this.heard(msg));
+    if (parts.toggle) {
+      parts.toggle.checked = true;
+      parts.toggle.addEventListener("change", () => {
+        if (this.following() && this.latest) parts.state(this.latest);
+      });
+    }
+    this.say(this.T.connecting, "connecting");
+    this.wire.connect();
+  }
+
+  // following says whether the Follow switch is on.
+  following() {
+    return !this.parts.toggle || this.parts.toggle.checked;
+  }
+
+  // pause turns the switch off: the reader took a step of their own.
+  pause() {
+    if (this.parts.toggle && this.parts.toggle.checked) {
+      this.parts.toggle.checked = false;
+      this.say(this.T.paused, "paused");
+    }
+  }
+
+  say(text, state) {
+    if (!this.parts.status) return;
+    this.parts.status.textContent = text;
+    this.parts.status.dataset.state = state;
+  }
+
+  heard(msg) {
+    switch (msg.op) {
+      case "hello":
+        this.tries = 0;
+        this.parts.reset();
+        // A presenter's follower hears next whether anyone presents; a
+        // session's follower is live at once.
+        if (msg.presenter) this.say(this.T.waiting, "waiting");
+        else this.say(this.T.live, "live");
+        return;
+      case "status":
+        if (msg.status === "waiting") this.say(this.T.waiting, "waiting");
+        else if (msg.status === "ended") this.say(this.T.endedNext, "ended");
+        else if (msg.status === "live") {
+          // The presenter's history comes next, from its start.
+          this.parts.reset();
+          this.say(this.T.live, "live");
+        }
+        return;
+      case "state":
+        this.latest = msg.state || {};
+        if (this.following()) this.parts.state(this.latest);
+        return;
+      case "closed":
+        return this.closed(msg);
+    }
+    if (msg.op === "event" && msg.kind === "session-end" && this.watch !== "presenter") {
+      this.over = true;
+      this.say(this.T.ended, "ended");
+    }
+    this.parts.event(msg);
+  }
+
+  // closed finds out why the socket closed, and opens it again unless
+  // there is nothing to follow.
+  async closed(msg) {
+    if (this.over) return;
+    if (!msg.opened) {
+      // The upgrade was refused: ask again without it, to read why.
+      let status = 0;
+      try {
+        status = (await fetch(this.wire.url())).status;
+      } catch (e) {
+        status = 0;
+      }
+      if (status === 404) {
+        this.over = true;
+        this.say(this.T.noSession, "no-session");
+        return;
+      }
+      if (status === 401) {
+        this.over = true;
+        this.say(this.T.joinFirst, "join");
+        return;
+      }
+    }
+    this.say(this.T.reconnecting, "reconnecting");
+    const wait = reconnectDelays[Math.min(this.tries, reconnectDelays.length - 1)];
+    this.tries++;
+    setTimeout(() => this.wire.connect(), wait);
+  }
+}
+
+// followURL is the address of the follower's page for the presenter's
+// page, or "" for a page that has no follower's view: a console is
+// followed at ?watch=, a lesson at ?follow=.
+export function followURL(page, watch) {
+  if (typeof page !== "string") return "";
+  if (/^\/console\/[\w-]+$/.test(page)) return page + "?watch=" + encodeURIComponent(watch);
+  if (/^\/learn\/[\w-]+$/.test(page)) return page + "?follow=" + encodeURIComponent(watch);
+  return "";
+}
+
+// goesWith says whether a follower of watch goes where its presenter
+// goes: a named presenter, who may open another page, yes; a session,
+// which is one page, no.
+export function goesWith(watch) {
+  return watch === "presenter" || watch === "instructor";
+}
