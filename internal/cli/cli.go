@@ -70,6 +70,13 @@ Usage:
       Read the agent card, send MESSAGE, and print each event of the task until it is
       done or asks for input; answer in the same task with --task. Exit 0 when it
       completed or waits for you, 1 when it failed, was rejected or canceled.
+  wirelab tap [--record FILE] -- COMMAND ARGS...
+  wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE]
+  wirelab tap check [--json] [--lang en|ru] FILE | tap export --har FILE
+  wirelab replay FILE --against COMMAND|URL [--wait 5s] [--token T]
+      Relay a real host's traffic to a stdio or HTTP server unchanged, record it
+      (secrets masked) and check each MCP message; replay a recording against a
+      server and diff the answers: exit 0 when they agree, 1 otherwise.
   wirelab exercises [--json] [--lang en|ru]
       List the exercises: id, kind (code or frame), lesson, your progress, title.
   wirelab init DIR
@@ -141,6 +148,10 @@ func dispatch(ctx context.Context, args []string, env Env) (int, error) {
 		return exitOK, server(ctx, rest, env)
 	case "client":
 		return client(ctx, rest, env)
+	case "tap":
+		return tapCmd(ctx, rest, env)
+	case "replay":
+		return replayCmd(ctx, rest, env)
 	case "exercises":
 		return exercisesCmd(rest, env)
 	case "grade":

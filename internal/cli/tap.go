@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/wirelab/wirelab/internal/tap"
+	"github.com/wirelab/wirelab/internal/tapcheck"
+)
+
+// tapCmd is `wirelab tap`: a stdio server started behind the tap
+// (`-- COMMAND ARGS...`), an HTTP server behind a proxy (--listen and
+// --upstream), or the subcommands that read a recording (check, export).
+func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return tapCheckCmd(args[1:], env)
+		case "export":
+			return tapExportCmd(args[1:], env)
+		}
+	}
+	fs := flags("tap")
+	record := fs.String("record", "", "write every event to this file, one JSON object per line")
+	keepSecrets := fs.Bool("keep-secrets", false, "record Authorization, Cookie and API-key headers as they are, not masked")
+	listenAddr := fs.String("listen", "", "HTTP: listen here, e.g. 127.0.0.1:8030 (port 0 picks a free one)")
+	upstream := fs.String("upstream", "", "HTTP: the server's URL, e.g. http://127.0.0.1:8021/mcp")
+	quiet := fs.Bool("quiet", false, "print no summary of findings at exit")
+	if err := parse(fs, args); err != nil {
+		return exitUsage, err
+	}
+	argv := fs.Args()
+	if (*listenAddr == "") != (*upstream == "") {
+		return exitUsage, usageErrorf("tap: --listen and --upstream go together")
+	}
+	if *listenAddr == "" && len(argv) == 0 {
+		return exitUsage, usageErrorf("tap needs a server: -- COMMAND ARGS..., or --listen ADDR --upstream URL")
+	}
+	if *listenAddr != "" && len(argv) > 0 {
+		return exitUsage, usageErrorf("tap: a command and --upstream cannot both be the server")
+	}
+	opts := &tap.RecorderOptions{KeepSecrets: *keepSecrets}
+	if *record != "" {
+		f, err := os.Create(*record)
+		if err != nil {
+			return exitFailure, fmt.Errorf("tap: %w", err)
+		}
+		defer f.Close()
+		opts.File = f
+	}
+	rec := tap.NewRecorder(opts)
+
+	var code int
+	var err error
+	if *listenAddr != "" {
+		err = tapHTTP(ctx, *listenAddr, *upstream, rec, env)
+	} else {
+		code, err = tapStdio(ctx, argv, rec, env)
+	}
+	if ferr := rec.FileErr(); ferr != nil && err == nil {
+		fmt.Fprintf(env.Stderr, "wirelab tap: %v\n", ferr)
+	}
+	if !*quiet {
+		// stderr, never stdout: on stdio, stdout belongs to the host.
+		printSummary(env.Stderr, tapcheck.Check(rec.Events()))
+	}
+	return code, err
+}
+
+// tapStdio runs the server behind the tap. Signals are the tap's to pass
+// on: the server is in a process group of its own, and the host means
+// the server when it signals the tap. So the context's cancellation
+// (which main ties to the same signals) does not stop the server; the
+// forwarded signal does, and the tap exits with the server's status.
+func tapStdio(ctx context.Context, argv []string, rec *tap.Recorder, env Env) (int, error) {
+	sigs := make(chan os.Signal, 4)
+	// SIGPIPE too: without a handler, a write to a host that has gone
+	// would kill the tap at once, leaving nothing recorded about it. A
+	// handler, unlike ignoring it, is reset for the child by exec.
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	defer signal.Stop(sigs)
+	forward := make(chan os.Signal, 4)
+	// Ends when sigs is no longer fed and done closes.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s == syscall.SIGPIPE {
+					continue
+				}
+				select {
+				case forward <- s:
+				case <-done:
+					return
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	s := &tap.Stdio{Argv: argv, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Recorder: rec, Signals: forward}
+	return s.Run(context.WithoutCancel(ctx))
+}
+
+// tapHTTP serves the proxy until ctx ends (Ctrl-C).
+func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env Env) error {
+	ln, loopback, err := listen(addr, "tap", "http://", env.Stderr)
+	if err != nil {
+		return err
+	}
+	p, err := tap.NewProxy(upstream, rec, &tap.ProxyOptions{Loopback: loopback})
+	if err != nil {
+		ln.Close()
+		return usageErrorf("tap: %v", err)
+	}
+	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Upstream: p.Upstream(), URL: "http://" + ln.Addr().String()})
+	fmt.Fprintf(env.Stderr, "wirelab: tap relays to %s; point the host at http://%s instead\n", p.Upstream(), ln.Addr())
+	return serveHTTP(ctx, ln, p)
+}
+
+// printSummary prints the findings, one line each, and their count.
+func printSummary(w io.Writer, r *tapcheck.Report) {
+	for _, f := range r.Findings {
+		fmt.Fprintf(w, "wirelab tap: event %d: %s %s: %s\n", f.Event, f.Severity, f.Code, f.Detail)
+	}
+	fmt.Fprintf(w, "wirelab tap: %d messages; %d errors, %d warnings, %d notes\n", len(r.Messages),
+		r.Count(tapcheck.SeverityError), r.Count(tapcheck.SeverityWarning), r.Count(tapcheck.SeverityNote))
+}
+
+// tapCheckCmd is `wirelab tap check FILE`: the findings of a recording,
+// each explained. Exit 1 when there is an error or a warning.
+func tapCheckCmd(args []string, env Env) (int, error) {
+	fs := flags("tap check")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	lang := fs.String("lang", "en", "language of the explanations: en or ru")
+	file, rest := positional(args)
+	if err := parse(fs, rest); err != nil {
+		return exitUsage, err
+	}
+	if file == "" && fs.NArg() == 1 {
+		file = fs.Arg(0)
+	} else if file == "" || fs.NArg() > 0 {
+		return exitUsage, usageErrorf("tap check takes one recording")
+	}
+	events, err := readRecording(file)
+	if err != nil {
+		return exitFailure, err
+	}
+	r := tapcheck.Check(events)
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
+	} else {
+		for _, f := range r.Findings {
+			why := f.EN
+			if *lang == "ru" {
+				why = f.RU
+			}
+			fmt.Fprintf(env.Stdout, "event %d: %s %s: %s\n    %s\n", f.Event, f.Severity, f.Code, f.Detail, why)
+		}
+		fmt.Fprintf(env.Stdout, "%d messages; %d errors, %d warnings, %d notes\n", len(r.Messages),
+			r.Count(tapcheck.SeverityError), r.Count(tapcheck.SeverityWarning), r.Count(tapcheck.SeverityNote))
+	}
+	if r.Count(tapcheck.SeverityError)+r.Count(tapcheck.SeverityWarning) > 0 {
+		return exitToolError, nil
+	}
+	return exitOK, nil
+}
+
+// tapExportCmd is `wirelab tap export --har FILE`: the HTTP exchanges of
+// a recording as HAR, on stdout.
+func tapExportCmd(args []string, env Env) (int, error) {
+	fs := flags("tap export")
+	har := fs.String("har", "", "the recording to export as HAR")
+	if err := parse(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if *har == "" || fs.NArg() > 0 {
+		return exitUsage, usageErrorf("tap export takes --har FILE")
+	}
+	events, err := readRecording(*har)
+	if err != nil {
+		return exitFailure, err
+	}
+	return exitOK, tap.WriteHAR(env.Stdout, events, implVersion())
+}
+
+func readRecording(path string) ([]tap.Event, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	events, err := tap.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return events, nil
+}
+
+// positional takes a first argument that is not a flag, so that
+// `replay FILE --against X` reads as well as `replay --against X FILE`.
+func positional(args []string) (string, []string) {
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		return args[0], args[1:]
+	}
+	return "", args
+}

@@ -1,0 +1,237 @@
+package tap
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultWait is how long a replay waits for each answer the recording
+// had before it goes on without it. The answer is then reported missing.
+const DefaultWait = 5 * time.Second
+
+// Difference is one way the fresh server's answers differ from the
+// recorded ones.
+type Difference struct {
+	// Event is the Seq of the recorded message that differs or is
+	// missing; 0 for a message the recording does not have.
+	Event int
+	// What names the message: "server->host response id 3 (tools/call)".
+	What string
+	// Diff shows recorded (-) against replayed (+), normalised.
+	Diff string
+}
+
+func (d Difference) String() string {
+	where := "not in the recording"
+	if d.Event > 0 {
+		where = fmt.Sprintf("event %d", d.Event)
+	}
+	return fmt.Sprintf("%s: %s\n%s", where, d.What, strings.TrimRight(d.Diff, "\n"))
+}
+
+// Placeholders that normalisation puts where values change from run to
+// run by design.
+const (
+	placeholderTime    = "<time>"
+	placeholderSession = "<session>"
+	placeholderState   = "<requestState>"
+	placeholderID      = "<server request id>"
+)
+
+// normalize returns a message as pretty JSON with what differs from run
+// to run replaced by placeholders: timestamps, session ids,
+// requestState (signed, with a time in it), and the ids of requests the
+// server sends, which it chooses. A line that is not JSON is returned as
+// it is.
+func normalize(data []byte) string {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return string(data)
+	}
+	if m, ok := v.(map[string]any); ok {
+		if _, isRequest := m["method"]; isRequest && m["id"] != nil {
+			m["id"] = placeholderID
+		}
+	}
+	v = normalizeValue(v)
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
+
+func normalizeValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			switch strings.ToLower(k) {
+			case "requeststate":
+				v[k] = placeholderState
+			case "sessionid", "mcp-session-id":
+				v[k] = placeholderSession
+			default:
+				v[k] = normalizeValue(x)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = normalizeValue(x)
+		}
+	case string:
+		if _, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			return placeholderTime
+		}
+	}
+	return v
+}
+
+// idMap maps the ids of requests the server sent in the recording to
+// the ids the fresh server chose, so that the host's answers can be
+// replayed with the right ids. Requests are paired in the order the
+// server sent them.
+type idMap struct {
+	mu       sync.Mutex // guards all below
+	recorded []string   // the recorded server requests' ids, in order
+	actual   []string   // the fresh server's, in order
+}
+
+func (m *idMap) addRecorded(id json.RawMessage) {
+	m.mu.Lock()
+	m.recorded = append(m.recorded, string(id))
+	m.mu.Unlock()
+}
+
+func (m *idMap) addActual(id json.RawMessage) {
+	m.mu.Lock()
+	m.actual = append(m.actual, string(id))
+	m.mu.Unlock()
+}
+
+// rewrite gives a host's response to a server request the fresh
+// server's id for it. Anything else passes as it is.
+func (m *idMap) rewrite(data []byte) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(data, &msg) != nil {
+		return data
+	}
+	id, isResponse := msg["id"]
+	if _, isRequest := msg["method"]; isRequest || !isResponse {
+		return data
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, r := range m.recorded {
+		if r == string(id) && i < len(m.actual) && m.actual[i] != r {
+			msg["id"] = json.RawMessage(m.actual[i])
+			b, err := json.Marshal(msg)
+			if err != nil {
+				return data
+			}
+			return b
+		}
+	}
+	return data
+}
+
+// serverRequestID returns the id of a request the server sent, if data
+// is one.
+func serverRequestID(data []byte) (json.RawMessage, bool) {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(data, &msg) != nil || msg.Method == "" || len(msg.ID) == 0 {
+		return nil, false
+	}
+	return msg.ID, true
+}
+
+// messageKey names a message for pairing recorded with replayed ones: a
+// response by its id (the host chose it, and the replay sends the same),
+// anything else by its method and how many of that method came before
+// it; a line that is not JSON by its place among such lines.
+func messageKey(data []byte, counts map[string]int) (key, what string) {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	switch {
+	case json.Unmarshal(data, &msg) != nil:
+		key = "noise"
+		what = "a line that is not JSON"
+	case msg.Method == "" && len(msg.ID) > 0:
+		return "response " + string(msg.ID), "response id " + string(msg.ID)
+	case len(msg.ID) > 0:
+		key, what = "request "+msg.Method, "request "+msg.Method
+	default:
+		key, what = "notification "+msg.Method, "notification "+msg.Method
+	}
+	counts[key]++
+	n := counts[key]
+	return fmt.Sprintf("%s #%d", key, n), fmt.Sprintf("%s (number %d)", what, n)
+}
+
+// compareMessages pairs recorded and replayed messages by key and
+// returns their differences. methods names the host's requests by id,
+// for the report.
+func compareMessages(recorded []recordedMessage, got [][]byte, methods map[string]string, prefix string) []Difference {
+	var diffs []Difference
+	gotByKey := map[string][]byte{}
+	var gotOrder []string
+	counts := map[string]int{}
+	for _, g := range got {
+		k, _ := messageKey(g, counts)
+		gotByKey[k] = g
+		gotOrder = append(gotOrder, k)
+	}
+	counts = map[string]int{}
+	seen := map[string]bool{}
+	for _, r := range recorded {
+		k, what := messageKey(r.data, counts)
+		if id, ok := strings.CutPrefix(k, "response "); ok {
+			if m := methods[id]; m != "" {
+				what += " (" + m + ")"
+			}
+		}
+		what = prefix + what
+		seen[k] = true
+		g, ok := gotByKey[k]
+		if !ok {
+			diffs = append(diffs, Difference{Event: r.seq, What: what + ": missing from the replay", Diff: DiffLines(normalize(r.data), "")})
+			continue
+		}
+		if d := DiffLines(normalize(r.data), normalize(g)); d != "" {
+			diffs = append(diffs, Difference{Event: r.seq, What: what + ": differs", Diff: d})
+		}
+	}
+	for _, k := range gotOrder {
+		if !seen[k] {
+			diffs = append(diffs, Difference{What: prefix + k + ": only in the replay", Diff: DiffLines("", normalize(gotByKey[k]))})
+		}
+	}
+	return diffs
+}
+
+type recordedMessage struct {
+	seq  int
+	data []byte
+}
+
+// hostMethods maps the ids of the host's requests to their methods.
+func hostMethods(events []Event, isHost func(Event) bool, data func(Event) []byte) map[string]string {
+	methods := map[string]string{}
+	for _, e := range events {
+		if !isHost(e) {
+			continue
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(data(e), &msg) == nil && msg.Method != "" && len(msg.ID) > 0 {
+			methods[string(msg.ID)] = msg.Method
+		}
+	}
+	return methods
+}

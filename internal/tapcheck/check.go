@@ -1,0 +1,397 @@
+package tapcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/tap"
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
+)
+
+// Eras, as a message is tagged.
+const (
+	EraModern = "2026-07-28"
+	EraLegacy = "session" // prefixed by the negotiated revision: "2025-11-25 session"
+)
+
+// metaProtocolVersion is the _meta key by which a 2026-07-28 request
+// names its revision.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// Finding is one thing wrong, or worth a warning, in a recording.
+type Finding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	// Event is the Seq of the event that holds the message.
+	Event int `json:"event"`
+	// Detail says what exactly: the id, the tool, a diff.
+	Detail string `json:"detail,omitempty"`
+	EN     string `json:"en"`
+	RU     string `json:"ru"`
+}
+
+// Message is one JSON-RPC message found in a recording.
+type Message struct {
+	Event  int    `json:"event"`
+	Dir    string `json:"dir"`
+	Method string `json:"method,omitempty"` // for a response, its request's method
+	ID     string `json:"id,omitempty"`
+	Era    string `json:"era,omitempty"`
+}
+
+// Report is the result of a check.
+type Report struct {
+	Messages []Message `json:"messages"`
+	Findings []Finding `json:"findings"`
+}
+
+// Count returns how many findings have the given severity.
+func (r *Report) Count(severity string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == severity {
+			n++
+		}
+	}
+	return n
+}
+
+// Check reads every message of a recording, in order, and reports what
+// it finds.
+func Check(events []tap.Event) *Report {
+	c := &checker{
+		report: &Report{Messages: []Message{}, Findings: []Finding{}},
+		convs:  map[string]*conversation{},
+		tools:  map[string]*tool{},
+		reqs:   map[int]tap.Event{},
+		resps:  map[int]tap.Event{},
+	}
+	for _, e := range events {
+		c.event(e)
+	}
+	return c.report
+}
+
+// checker holds what Check has learned so far.
+type checker struct {
+	report *Report
+	convs  map[string]*conversation // by key: "stdio", "session:ID", "exchange:N"
+	tools  map[string]*tool         // by name, as the latest tools/list described them
+	reqs   map[int]tap.Event        // each HTTP exchange's request, by exchange
+	resps  map[int]tap.Event        // each HTTP exchange's response head
+	// exchangeConv is the conversation of each HTTP exchange.
+	exchangeConv map[int]*conversation
+}
+
+// conversation is one stdio pipe or one HTTP session: the scope of
+// request ids and of initialization.
+type conversation struct {
+	initialized string // the revision initialize asked for; "" before it
+	// pending: requests waiting for an answer, by the side that sent
+	// them and their id. used: every id each side has sent.
+	pending map[string]map[string]*request
+	used    map[string]map[string]bool
+	// lastNotification: the event of the last notification from each
+	// side, to tell an answered notification from a stray response.
+	lastNotification map[string]int
+	progress         map[string]float64 // the last progress of each token
+}
+
+type request struct {
+	method string
+	tool   string // for tools/call
+	era    string
+}
+
+// tool is what tools/list said about a tool.
+type tool struct {
+	canonical string // its definition, pretty-printed with sorted keys
+	output    json.RawMessage
+	schema    *outputSchema // compiled on first use; nil if it does not compile
+	compiled  bool
+}
+
+func newConversation() *conversation {
+	return &conversation{
+		pending:          map[string]map[string]*request{tap.Out: {}, tap.In: {}},
+		used:             map[string]map[string]bool{tap.Out: {}, tap.In: {}},
+		lastNotification: map[string]int{},
+		progress:         map[string]float64{},
+	}
+}
+
+func (c *checker) conv(key string) *conversation {
+	cv := c.convs[key]
+	if cv == nil {
+		cv = newConversation()
+		c.convs[key] = cv
+	}
+	return cv
+}
+
+func (c *checker) find(code string, event int, format string, args ...any) {
+	r := rule(code)
+	c.report.Findings = append(c.report.Findings, Finding{Code: code, Severity: r.Severity, Event: event,
+		Detail: fmt.Sprintf(format, args...), EN: r.EN, RU: r.RU})
+}
+
+// event takes one event of the recording.
+func (c *checker) event(e tap.Event) {
+	switch e.Kind {
+	case tap.KindLine:
+		if e.Dir == tap.Err {
+			return // logs: anything goes
+		}
+		if e.NoEOL {
+			c.find("cut-off", e.Seq, "%d bytes with no newline on %s", e.Size, streamName(e.Dir))
+		}
+		if len(bytes.TrimSpace(e.Bytes())) == 0 && !e.Truncated {
+			return
+		}
+		c.message(e, e.Bytes(), c.conv("stdio"), true)
+	case tap.KindHTTPRequest:
+		c.reqs[e.Exchange] = e
+		if e.Size == 0 {
+			return
+		}
+		cv := c.exchangeConversation(e)
+		if isJSON(e.Header.Get("Content-Type")) {
+			c.message(e, e.Bytes(), cv, false)
+		}
+	case tap.KindHTTPResponse:
+		req := c.reqs[e.Exchange]
+		cv := c.exchangeConversation(req)
+		// The answer to initialize names the session from then on.
+		if id := e.Header.Get("Mcp-Session-Id"); id != "" && req.Header.Get("Mcp-Session-Id") == "" {
+			c.convs["session:"+id] = cv
+		}
+		if e.Status == 502 && e.Data != "" {
+			c.find("relay-broken", e.Seq, "%s", e.Data)
+		}
+		c.resps[e.Exchange] = e
+	case tap.KindHTTPBody:
+		if head, ok := c.resps[e.Exchange]; ok && isJSON(head.Header.Get("Content-Type")) {
+			c.message(e, e.Bytes(), c.exchangeConversation(c.reqs[e.Exchange]), false)
+		}
+	case tap.KindSSEEvent:
+		if data, ok := sseData(e.Bytes()); ok {
+			c.message(e, data, c.exchangeConversation(c.reqs[e.Exchange]), false)
+		}
+	case tap.KindNote:
+		c.find("relay-broken", e.Seq, "%s", e.Data)
+	}
+}
+
+// exchangeConversation is the conversation an HTTP request belongs to:
+// its session, or, without one, the exchange alone.
+func (c *checker) exchangeConversation(req tap.Event) *conversation {
+	if c.exchangeConv == nil {
+		c.exchangeConv = map[int]*conversation{}
+	}
+	if cv, ok := c.exchangeConv[req.Exchange]; ok {
+		return cv
+	}
+	var cv *conversation
+	if id := req.Header.Get("Mcp-Session-Id"); id != "" {
+		cv = c.conv("session:" + id)
+	} else {
+		cv = c.conv(fmt.Sprintf("exchange:%d", req.Exchange))
+	}
+	c.exchangeConv[req.Exchange] = cv
+	return cv
+}
+
+// message checks one JSON-RPC message sent in direction e.Dir.
+func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool) {
+	if e.Truncated {
+		c.find("truncated", e.Seq, "%d bytes, %d recorded", e.Size, len(data))
+		return
+	}
+	msg, bad := jsonrpc.Decode(data)
+	if bad != nil {
+		code := "not-jsonrpc"
+		if stdio && e.Dir == tap.In {
+			code = "stdout-noise"
+		}
+		c.find(code, e.Seq, "%s: %s", bad.Error.Message, quote(data))
+		return
+	}
+	other := tap.In
+	if e.Dir == tap.In {
+		other = tap.Out
+	}
+	m := Message{Event: e.Seq, Dir: e.Dir}
+	switch msg := msg.(type) {
+	case *jsonrpc.Request:
+		m.Method = msg.Method
+		m.Era = c.requestEra(e, msg, cv)
+		if msg.IsNotification() {
+			cv.lastNotification[e.Dir] = e.Seq
+			c.notification(e, msg, cv)
+			break
+		}
+		m.ID = msg.ID.String()
+		if cv.used[e.Dir][m.ID] {
+			c.find("id-reused", e.Seq, "%s %s reuses id %s", sideName(e.Dir), msg.Method, m.ID)
+		}
+		cv.used[e.Dir][m.ID] = true
+		req := &request{method: msg.Method, era: m.Era}
+		if msg.Method == "tools/call" {
+			var p struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			req.tool = p.Name
+		}
+		cv.pending[e.Dir][m.ID] = req
+	case *jsonrpc.Response:
+		m.ID = msg.ID.String()
+		req, ok := cv.pending[other][m.ID]
+		if !ok {
+			c.stray(e, msg, cv, other)
+			break
+		}
+		delete(cv.pending[other], m.ID)
+		m.Method, m.Era = req.method, req.era
+		if msg.Error == nil {
+			c.result(e, req, msg.Result, cv)
+		}
+	}
+	c.report.Messages = append(c.report.Messages, m)
+}
+
+// requestEra tells a 2026-07-28 request (its _meta names a revision) from
+// one in a 2025-11-25 session, and checks that the latter comes after
+// initialize.
+func (c *checker) requestEra(e tap.Event, msg *jsonrpc.Request, cv *conversation) string {
+	var p struct {
+		ProtocolVersion string                     `json:"protocolVersion"`
+		Meta            map[string]json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(msg.Params, &p)
+	if v, ok := p.Meta[metaProtocolVersion]; ok {
+		var rev string
+		json.Unmarshal(v, &rev)
+		return rev
+	}
+	switch {
+	case msg.Method == "initialize":
+		cv.initialized = p.ProtocolVersion
+	case cv.initialized != "":
+	case e.Dir == tap.Out && !msg.IsNotification() && msg.Method != "ping" && msg.Method != "server/discover":
+		c.find("before-initialize", e.Seq, "%s before initialize", msg.Method)
+		return ""
+	default:
+		return ""
+	}
+	return cv.initialized + " " + EraLegacy
+}
+
+// stray is a response that answers nothing waiting: an answered
+// notification, or an unknown id. A null-id error is the right answer to
+// bytes whose id could not be read, and is not a finding.
+func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, other string) {
+	if msg.ID.IsNull() {
+		if n, ok := cv.lastNotification[other]; ok {
+			c.find("notification-answered", e.Seq, "answers the notification in event %d", n)
+			delete(cv.lastNotification, other)
+			return
+		}
+		if msg.Error != nil {
+			return
+		}
+	}
+	c.find("unknown-id", e.Seq, "%s answers id %s, which no %s request waits for", sideName(e.Dir), msg.ID, sideName(other))
+}
+
+func (c *checker) notification(e tap.Event, msg *jsonrpc.Request, cv *conversation) {
+	if msg.Method != "notifications/progress" {
+		return
+	}
+	var p struct {
+		Token    json.RawMessage `json:"progressToken"`
+		Progress float64         `json:"progress"`
+	}
+	if json.Unmarshal(msg.Params, &p) != nil {
+		return
+	}
+	key := string(p.Token)
+	if last, ok := cv.progress[key]; ok && p.Progress <= last {
+		c.find("progress-backwards", e.Seq, "token %s: progress %v after %v", key, p.Progress, last)
+	}
+	cv.progress[key] = p.Progress
+}
+
+// result checks a successful result by what its request asked.
+func (c *checker) result(e tap.Event, req *request, result json.RawMessage, cv *conversation) {
+	switch req.method {
+	case "initialize":
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(result, &r) == nil && r.ProtocolVersion != "" {
+			cv.initialized = r.ProtocolVersion // the revision agreed on
+		}
+	case "tools/list":
+		c.toolList(e, result)
+	case "tools/call":
+		c.toolResult(e, req.tool, result)
+	}
+}
+
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json"
+}
+
+// sseData returns the data of an event: its data lines joined by
+// newlines, as the SSE standard assembles them. An event with no data
+// (a comment, or a stream's first event that only sets an id) has none.
+func sseData(event []byte) ([]byte, bool) {
+	var data [][]byte
+	for _, line := range bytes.Split(event, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			data = append(data, bytes.TrimPrefix(v, []byte(" ")))
+		}
+	}
+	joined := bytes.Join(data, []byte("\n"))
+	return joined, len(bytes.TrimSpace(joined)) > 0
+}
+
+func streamName(dir string) string {
+	if dir == tap.Out {
+		return "the server's stdin"
+	}
+	return "the server's stdout"
+}
+
+func sideName(dir string) string {
+	if dir == tap.Out {
+		return "host"
+	}
+	return "server"
+}
+
+// quote shows the start of some bytes in a finding.
+func quote(b []byte) string {
+	const max = 120
+	s := string(b)
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// pretty prints JSON with sorted keys and indentation, for diffs.
+func pretty(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return strings.TrimSpace(string(b))
+}

@@ -1,0 +1,81 @@
+package tapcheck
+
+// Severities. An error breaks the specification; a warning is legal but
+// dangerous (a hostile server); a note is worth seeing, nothing more.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityNote    = "note"
+)
+
+// Rule is one kind of finding.
+type Rule struct {
+	Code     string
+	Severity string
+	EN, RU   string
+}
+
+// Rules lists every finding the checker can make, with its explanation.
+var Rules = []Rule{
+	{"stdout-noise", SeverityError,
+		"The server wrote something on stdout that is not a JSON-RPC message. On stdio, stdout carries only MCP messages, one per line; logs belong on stderr. A host may drop the line, or give up on the server.",
+		"Сервер написал в stdout то, что не является сообщением JSON-RPC. В stdio поток stdout несёт только сообщения MCP, по одному на строку; журналы пишут в stderr. Хост может пропустить строку или отказаться от сервера."},
+	{"not-jsonrpc", SeverityError,
+		"This is not a valid JSON-RPC 2.0 message: every MCP message is a JSON object with \"jsonrpc\":\"2.0\" and either a method (a request or notification) or exactly one of result and error (a response).",
+		"Это не корректное сообщение JSON-RPC 2.0: каждое сообщение MCP — объект JSON с \"jsonrpc\":\"2.0\" и либо методом (запрос или уведомление), либо ровно одним из result и error (ответ)."},
+	{"cut-off", SeverityError,
+		"The stream ended in the middle of a message: the last line has no newline. The peer exited or was killed while writing.",
+		"Поток оборвался посреди сообщения: у последней строки нет перевода строки. Собеседник завершился или был убит во время записи."},
+	{"unknown-id", SeverityError,
+		"A response whose id matches no request waiting for an answer: either no request had that id, or it was already answered. The other side cannot tell what it answers.",
+		"Ответ с id, которому не соответствует ни один ожидающий ответа запрос: такого запроса не было или на него уже ответили. Другая сторона не поймёт, на что это ответ."},
+	{"notification-answered", SeverityError,
+		"A notification was answered. A notification has no id, and the receiver \"MUST NOT send a response\" (JSON-RPC 2.0, section 4.1).",
+		"На уведомление пришёл ответ. У уведомления нет id, и получатель «НЕ ДОЛЖЕН отправлять ответ» (JSON-RPC 2.0, раздел 4.1)."},
+	{"id-reused", SeverityError,
+		"A request id used before in the same session by the same side. MCP: the request ID \"MUST NOT have been previously used by the requestor within the same session\"; answers to the two would be confused.",
+		"Id запроса уже использовался этой же стороной в этой сессии. MCP: id запроса «НЕ ДОЛЖЕН ранее использоваться отправителем в той же сессии»; ответы на два запроса перепутаются."},
+	{"progress-backwards", SeverityError,
+		"A progress notification whose progress did not grow. MCP: \"The progress value MUST increase with each notification\".",
+		"Уведомление о ходе работы, в котором progress не вырос. MCP: «значение progress ДОЛЖНО расти с каждым уведомлением»."},
+	{"before-initialize", SeverityError,
+		"A request before initialize, in a 2025-11-25 session (it carries no revision of its own in _meta, so it is not a 2026-07-28 request). Before initialization only ping may be sent; the server should refuse it with an error.",
+		"Запрос до initialize в сессии 2025-11-25 (в его _meta нет своей ревизии, значит, это не запрос 2026-07-28). До инициализации можно посылать только ping; сервер должен отказать с ошибкой."},
+	{"structured-content-missing", SeverityError,
+		"The tool declared an outputSchema, but its result has no structuredContent. MCP: \"Servers MUST provide structured results that conform to this schema\"; a host that reads structuredContent gets nothing.",
+		"Инструмент объявил outputSchema, но в результате нет structuredContent. MCP: сервер «ДОЛЖЕН возвращать структурированный результат по этой схеме»; хост, читающий structuredContent, ничего не получит."},
+	{"structured-content-invalid", SeverityError,
+		"structuredContent does not match the outputSchema the tool declared in tools/list.",
+		"structuredContent не соответствует outputSchema, объявленной инструментом в tools/list."},
+	{"tool-error", SeverityNote,
+		"The tool ran and failed: isError is true. The host must show this as a failure; a host that shows content without checking isError presents the error text as a result.",
+		"Инструмент выполнился с ошибкой: isError равно true. Хост должен показать это как неудачу; хост, который показывает content, не проверив isError, выдаст текст ошибки за результат."},
+	{"tool-changed", SeverityWarning,
+		"A tool's definition changed between two tools/list answers, after the host had seen (and perhaps the user approved) the first. This is how a \"rug pull\" works: a harmless tool is approved, then its description or schema turns hostile. The diff shows what changed.",
+		"Описание инструмента изменилось между двумя ответами tools/list, после того как хост увидел (а пользователь, возможно, одобрил) первое. Так устроена «подмена»: одобряют безобидный инструмент, а потом его описание или схема становятся враждебными. Разница показана ниже."},
+	{"model-instructions", SeverityWarning,
+		"Text addressed to the model, not the user: instructions such as \"ignore previous instructions\" or \"do not tell the user\" in a tool's description or result. A model reads these as orders; this is tool poisoning or prompt injection.",
+		"Текст, обращённый к модели, а не к пользователю: указания вроде «ignore previous instructions» или «не говори пользователю» в описании инструмента или в результате. Модель воспринимает их как приказы; это отравление инструмента или внедрение подсказки."},
+	{"hidden-characters", SeverityWarning,
+		"Invisible characters (zero-width, bidirectional controls or Unicode tags) in text a model reads. The user sees nothing; the model reads whatever they hide.",
+		"Невидимые символы (нулевой ширины, управление направлением письма или теги Unicode) в тексте, который читает модель. Пользователь ничего не видит; модель читает то, что они прячут."},
+	{"long-description", SeverityWarning,
+		"A very long tool description. Descriptions go into the model's context with every request; a long one costs tokens and is a common place to hide instructions.",
+		"Очень длинное описание инструмента. Описания попадают в контекст модели с каждым запросом; длинное описание стоит токенов и часто прячет указания."},
+	{"truncated", SeverityNote,
+		"The message was longer than the recording keeps, so it was not checked. It passed through whole.",
+		"Сообщение длиннее, чем хранит запись, поэтому оно не проверено. Через tap оно прошло целиком."},
+	{"relay-broken", SeverityNote,
+		"The tap saw a connection break: a host that went away, an upstream that did not answer, a body cut off.",
+		"Tap увидел обрыв: хост ушёл, сервер не ответил, тело ответа оборвалось."},
+}
+
+// rule returns the rule with this code; an unknown code is a bug here.
+func rule(code string) Rule {
+	for _, r := range Rules {
+		if r.Code == code {
+			return r
+		}
+	}
+	panic("tapcheck: no rule " + code)
+}
