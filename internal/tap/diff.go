@@ -40,12 +40,12 @@ func DiffLines(want, got string) string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			lines = append(lines, line{' ', a[i]})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			lines = append(lines, line{'+', b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			lines = append(lines, line{'-', a[i]})
 			i++
+		default:
+			lines = append(lines, line{'+', b[j]})
+			j++
 		}
 	}
 	var out strings.Builder

@@ -36,10 +36,10 @@ var instructions = []string{
 func isHidden(r rune) bool {
 	switch {
 	case r >= 0x200B && r <= 0x200F, // zero-width space, joiners, direction marks
-		r >= 0x202A && r <= 0x202E, // bidirectional embeddings and overrides
-		r >= 0x2060 && r <= 0x2064, // word joiner, invisible operators
-		r >= 0x2066 && r <= 0x2069, // bidirectional isolates
-		r == 0xFEFF,                // zero-width no-break space
+		r >= 0x202A && r <= 0x202E,   // bidirectional embeddings and overrides
+		r >= 0x2060 && r <= 0x2064,   // word joiner, invisible operators
+		r >= 0x2066 && r <= 0x2069,   // bidirectional isolates
+		r == 0xFEFF,                  // zero-width no-break space
 		r >= 0xE0000 && r <= 0xE007F: // tags
 		return true
 	}
