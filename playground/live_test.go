@@ -57,7 +57,7 @@ func startHub(t testing.TB, targets wire.Targets) (*wire.Hub, *httptest.Server) 
 	if targets.Executable == "" {
 		targets.Executable = os.Args[0]
 	}
-	h := wire.NewHub(targets, nil)
+	h := wire.NewHub(targets, nil, nil)
 	srv := httptest.NewServer(http.HandlerFunc(h.ServeWS))
 	t.Cleanup(func() {
 		srv.Close()

@@ -50,6 +50,11 @@ type Options struct {
 	// "wirelab server stdio" and "wirelab server mcp" for the runnable
 	// frames of the stdio targets. Empty means those targets are off.
 	Executable string
+
+	// Hub configures the engine's room: the bus that carries the
+	// presenter to followers on other playgrounds (NATS), and its name.
+	// Nil means this playground alone.
+	Hub *wire.HubOptions
 }
 
 // Playground is the playground's handler. Close it to end the pages'
@@ -72,7 +77,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		opts = &Options{}
 	}
 	site := &loopback.Site{Hosts: opts.Hosts}
-	h := wire.NewHub(wire.Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL}, site)
+	h := wire.NewHub(wire.Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL}, site, opts.Hub)
 	view := homeView{
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,

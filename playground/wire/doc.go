@@ -31,6 +31,13 @@
 //     writer ends with the session or the hub. Hub.Subscribe attaches a
 //     follower that is not a websocket (a recorder, a relay to other
 //     machines), whose channel closes after the session's last event.
+//   - The room (presenter.go, audience.go, bus.go): one tab presents;
+//     its feed also publishes each event, and the page state it sends,
+//     on the room's Bus, numbered. Each hub's receiver turns what the
+//     bus brings into its audience: the tabs that follow the presenter,
+//     fed as a feed feeds followers, dropped rather than waited on. The
+//     stage's mu (who presents) comes before the presenter's feed lock,
+//     which comes before the receiver's and the audience's.
 //
 // Limits and timeouts are named constants in hub.go, each with the
 // message a learner sees when it is hit.
@@ -123,4 +130,55 @@
 //
 // An unknown session id is answered 404 and a session with maxWatchers
 // followers 503, both before the upgrade.
+//
+// # Presenting, and following the presenter
+//
+// A room has one presenter: a tab on this machine (a loopback peer)
+// that asks
+//
+//	{"op":"present"}
+//
+// and is answered {"op":"present","on":true}. A later tab that asks
+// takes over; the earlier one is told {"op":"present","on":false}, as is
+// a tab that stops with
+//
+//	{"op":"present","on":false}
+//
+// A tab from another machine that asks is refused:
+//
+//	{"op":"error","message":"only a tab on the instructor's machine can present"}
+//
+// The presenter says where its page is, whenever that changes (a few
+// times a second at most: each one counts against the frame rate):
+//
+//	{"op":"state","state":{"page":"/console/mcp","target":"mcp-stdio","to":"","frame":"...","row":3,"view":"pretty","frameIndex":-1,"lang":"en"}}
+//
+// The state is the page's own business, relayed as it is; it must be a
+// JSON object of at most maxState (64 KiB) bytes, and come from the
+// presenter, or it is refused with an "error".
+//
+// Any tab may follow whoever presents at /ws?watch=presenter. It is
+// greeted with
+//
+//	{"op":"hello","session":"","local":false,"watching":true,"presenter":true}
+//
+// then told how things stand, and told again each time they change:
+//
+//	{"op":"status","status":"waiting"}                                      // nobody presents
+//	{"op":"status","status":"live","session":"9f86d081884c7d659a2feaa0c55ad015"}
+//	{"op":"status","status":"ended"}                                        // the presenter stopped or its tab closed; "waiting" follows
+//
+// After "live" come the presenter's events so far (its transcript, as a
+// watcher of its session would get them), then its latest state, if it
+// has sent one, as {"op":"state","state":{...}}, then its events and
+// states as they happen. A new presenter is a new "live", followed by
+// its own history: the page starts its transcript over at each "live".
+// "live" may also come again for the same session, with its history
+// anew, when this playground lost track of it (see the Bus).
+//
+// A follower that falls sendBuffer messages behind is dropped: the
+// socket closes with code 1013 ("try again later") and the reason, if
+// the writer can still say it, and the page reconnects to catch up. The
+// presenter never waits for a follower. Whatever a follower sends is
+// refused, as a watcher's is.
 package wire

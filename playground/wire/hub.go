@@ -93,40 +93,111 @@ type Hub struct {
 	// which send as fast as the answers come. Set before serving.
 	frameRate, frameBurst float64
 
-	// mu guards sessions, children and registry. When a follower attaches,
-	// it is held around the session's feed lock (the order is always hub,
-	// then feed), so that a session cannot end between being found and
-	// being followed.
+	// The room: the bus its hubs share, this hub's id on it, who of this
+	// hub's tabs presents, and this hub's followers of the presenter,
+	// fed by the receiver.
+	bus         Bus
+	room        string
+	id          string
+	stage       stage
+	audience    *audience
+	receiver    receiver
+	unsubscribe []func()
+
+	// mu guards sessions, children, registry and relay. When a follower
+	// attaches, it is held around the session's feed lock or the
+	// audience's (the order is always hub, then feed or audience), so
+	// that a session cannot end between being found and being followed.
 	mu       sync.Mutex
 	sessions int
 	children int
 	registry map[string]*session // the sessions being served, by id
+	relay    *audience           // the remote instructor, while FollowRemote runs
+}
+
+// HubOptions configures a hub. A nil *HubOptions means defaults.
+type HubOptions struct {
+	// Bus carries the presenter's events to the followers of every hub
+	// in the room. Nil means this process alone (NewLocalBus).
+	Bus Bus
+	// Room names the room on the bus: hubs of one room share its
+	// presenter. Empty means "classroom".
+	Room string
 }
 
 // NewHub returns a hub whose tabs reach the servers of t. site says which
 // pages may open a websocket: only the site's own (loopback.Site); nil
-// means a site on loopback alone.
-func NewHub(t Targets, site *loopback.Site) *Hub {
+// means a site on loopback alone. It panics if opts name a room that
+// cannot be a subject, or a bus that refuses to subscribe (a closed
+// connection): both are the caller's to check first.
+func NewHub(t Targets, site *loopback.Site, opts *HubOptions) *Hub {
 	if site == nil {
 		site = &loopback.Site{}
+	}
+	if opts == nil {
+		opts = &HubOptions{}
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Hub{targets: t, ctx: ctx, stop: stop, site: site,
 		frameRate: FramesPerSecond, frameBurst: frameBurst,
-		registry: make(map[string]*session)}
+		registry: make(map[string]*session),
+		bus:      opts.Bus, room: opts.Room, id: newSessionID(), audience: newAudience()}
+	if h.bus == nil {
+		h.bus = NewLocalBus()
+	}
+	if h.room == "" {
+		h.room = "classroom"
+	}
+	if err := checkRoom(h.room); err != nil {
+		panic("playground: " + err.Error())
+	}
+	h.receiver.hub = h
 	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.ownOrigin}
+	for subject, handle := range map[string]func([]byte){
+		h.subject(subjectPresenter):          h.receiver.onPresenter,
+		h.subject(subjectInbox) + "." + h.id: h.receiver.onHistory,
+		h.subject(subjectHistory):            h.answerHistory,
+	} {
+		unsubscribe, err := h.bus.Subscribe(subject, handle)
+		if err != nil {
+			panic(fmt.Sprintf("playground: subscribing to %s: %v", subject, err))
+		}
+		h.unsubscribe = append(h.unsubscribe, unsubscribe)
+	}
+	// A hub that starts while someone in the room presents catches up.
+	h.askHistory()
 	return h
 }
 
-// Close ends every session and follower, stops the children, and waits.
+// Close ends every session and follower, stops the children, waits, and
+// leaves the room's bus (which it does not close: the caller made it).
 // It is idempotent.
 // Sessions and followers are counted under mu after checking ctx, so
 // cancelling under mu means none is counted once Wait may have begun.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	h.stop()
+	unsubscribe := h.unsubscribe
+	h.unsubscribe = nil
 	h.mu.Unlock()
 	h.wg.Wait()
+	for _, u := range unsubscribe {
+		u()
+	}
+}
+
+// audienceOf returns the audience a tab watching id follows, if id is
+// "presenter" or, while FollowRemote runs, "instructor".
+func (h *Hub) audienceOf(id string) *audience {
+	switch id {
+	case watchPresenter:
+		return h.audience
+	case watchInstructor:
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.relay
+	}
+	return nil
 }
 
 // ownOrigin checks the Origin of a websocket upgrade: only the

@@ -88,7 +88,7 @@ func newTestHub(t testing.TB, targets Targets) *Hub {
 	if targets.Executable == "" {
 		targets.Executable = os.Args[0]
 	}
-	return NewHub(targets, nil)
+	return NewHub(targets, nil, nil)
 }
 
 // serveHub serves h on a loopback httptest server until the test ends,

@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -12,11 +13,16 @@ import (
 
 // Command is a message from the page.
 type Command struct {
-	Op     string `json:"op"` // "send" or "restart"
+	Op     string `json:"op"` // "send", "restart", "present" or "state"
 	ID     int64  `json:"id"`
 	Target string `json:"target"`
 	To     string `json:"to,omitempty"` // a custom target's command line, URL or address
 	Frame  string `json:"frame"`
+	// On is "present"'s switch: absent or true to present, false to stop.
+	On *bool `json:"on,omitempty"`
+	// State is the presenting page's state, with "state": a JSON object
+	// the engine relays without reading.
+	State json.RawMessage `json:"state,omitempty"`
 }
 
 // Hello is the first message on every websocket: which session it is,
@@ -26,6 +32,9 @@ type Hello struct {
 	Session  string `json:"session"`
 	Local    bool   `json:"local"`
 	Watching bool   `json:"watching"`
+	// Presenter says that the tab follows a presenter (?watch=presenter
+	// or ?watch=instructor), and so gets status messages.
+	Presenter bool `json:"presenter,omitempty"`
 }
 
 // Event is a message to the page: a piece of traffic ("event"), or the
@@ -116,7 +125,9 @@ func (s *session) run() {
 	<-writerDone
 	s.conn.Close()
 	// Every event of the session has been published: the followers have
-	// seen it all.
+	// seen it all, and the room hears that its presenter, if it was one,
+	// has gone.
+	s.hub.unpresent(s)
 	s.hub.unregister(s)
 	s.feed.end()
 }
@@ -133,6 +144,14 @@ func keepAlive(conn *websocket.Conn) {
 func (s *session) handle(c Command) {
 	if len(c.Frame) > maxFrame {
 		s.refuse(c.ID, fmt.Sprintf("the frame is %d bytes; at most %d are sent", len(c.Frame), maxFrame))
+		return
+	}
+	switch c.Op {
+	case "present":
+		s.handlePresent(c)
+		return
+	case "state":
+		s.handleState(c)
 		return
 	}
 	if isCustom(c.Target) {
@@ -230,23 +249,36 @@ func mustJSON(v any) []byte {
 
 // pump is a connection's one writer: the messages from out, and pings
 // that keep an idle connection alive. It returns when ctx ends (after a
-// close frame, "going away"), when a write fails, or, once ended is
+// close frame, "going away", or "try again later" with the reason for a
+// follower that fell behind), when a write fails, or, once ended is
 // closed, when it has written what out still holds (then the close frame
 // says "normal closure"). A nil ended never closes.
 func pump(ctx context.Context, conn *websocket.Conn, out <-chan []byte, ended <-chan struct{}) {
 	ping := time.NewTicker(pingPeriod)
 	defer ping.Stop()
 	write := func(b []byte) bool {
+		if ctx.Err() != nil {
+			// Dropped or closing while messages wait: the close frame
+			// that says so goes first (the select below finds ctx done).
+			return true
+		}
 		conn.SetWriteDeadline(time.Now().Add(writeWait))
 		return conn.WriteMessage(websocket.TextMessage, b) == nil
 	}
-	goodbye := func(code int) {
-		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(writeWait))
+	goodbye := func(code int, reason string) {
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(writeWait))
 	}
 	for {
 		select {
 		case <-ctx.Done():
-			goodbye(websocket.CloseGoingAway)
+			// RFC 6455 section 7.4.1: 1013, "try again later", for a
+			// follower dropped for falling behind, which may reconnect;
+			// 1001, "going away", when the playground closes.
+			if errors.Is(context.Cause(ctx), errFellBehind) {
+				goodbye(websocket.CloseTryAgainLater, errFellBehind.Error())
+			} else {
+				goodbye(websocket.CloseGoingAway, "")
+			}
 			return
 		case b := <-out:
 			if !write(b) {
@@ -262,7 +294,7 @@ func pump(ctx context.Context, conn *websocket.Conn, out <-chan []byte, ended <-
 						return
 					}
 				default:
-					goodbye(websocket.CloseNormalClosure)
+					goodbye(websocket.CloseNormalClosure, "")
 					return
 				}
 			}

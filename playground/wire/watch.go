@@ -12,7 +12,9 @@ import (
 // feed carries a session's events to its tab and to the tabs that watch
 // it (followers). It keeps the latest events for a follower that comes
 // late, and never waits on anyone: a tab or follower that falls behind
-// by sendBuffer events is dropped.
+// by sendBuffer events is dropped. While the session presents, every
+// event goes to the room's bus as well (tap), under the same lock, so
+// that the room sees them in the tab's order.
 type feed struct {
 	presenter chan<- []byte // the session's own writer
 	drop      func()        // ends the session, whose tab fell behind
@@ -20,19 +22,76 @@ type feed struct {
 	// mu guards everything below. Sends on channels under it never
 	// block (select with default), so holding it is short.
 	mu        sync.Mutex
-	ring      [replayEvents][]byte // the latest events, oldest at first
-	first, n  int                  // where the oldest is, and how many
-	size      int                  // bytes in the ring, at most replayBytes
+	kept      history // the latest events
 	followers map[*follower]bool
-	ended     bool // the session is over; no follower may attach
+	ended     bool          // the session is over; no follower may attach
+	tap       *presentation // the room's bus, while the session presents
+	state     []byte        // the presenting page's latest state, relayed with the events
 }
 
-// follower is a tab watching a session: its own buffer and writer, so
-// that it neither slows the session nor other followers.
+// history keeps the latest events of a transcript, oldest first: at most
+// replayEvents, and no more than replayBytes of them, though always the
+// latest one. Its owner guards it.
+type history struct {
+	ring     [replayEvents][]byte
+	first, n int // where the oldest is, and how many
+	size     int // bytes in the ring
+}
+
+// keep adds an event, forgetting the oldest past replayEvents or
+// replayBytes.
+func (h *history) keep(b []byte) {
+	if h.n == replayEvents {
+		h.forgetOldest()
+	}
+	h.ring[(h.first+h.n)%replayEvents] = b
+	h.n++
+	h.size += len(b)
+	for h.size > replayBytes && h.n > 1 {
+		h.forgetOldest()
+	}
+}
+
+func (h *history) forgetOldest() {
+	h.size -= len(h.ring[h.first])
+	h.ring[h.first] = nil
+	h.first = (h.first + 1) % replayEvents
+	h.n--
+}
+
+// all returns the events kept, oldest first.
+func (h *history) all() [][]byte {
+	out := make([][]byte, h.n)
+	for i := range h.n {
+		out[i] = h.ring[(h.first+i)%replayEvents]
+	}
+	return out
+}
+
+// reset forgets every event.
+func (h *history) reset() { *h = history{} }
+
+// follower is a tab watching a session or a presenter: its own buffer
+// and writer, so that it neither slows the session nor other followers.
 type follower struct {
-	out    chan []byte        // to the follower's writer; sent on only by the feed, under its lock
-	ended  chan struct{}      // closed by the feed when the session ends, after its last send on out
-	cancel context.CancelFunc // drops the follower
+	out    chan []byte   // to the follower's writer; sent on only under the lock of what it follows
+	ended  chan struct{} // closed when what it follows ends, after the last send on out
+	cancel func()        // drops the follower, which has fallen behind
+}
+
+// followerBuffer is the room in a follower's buffer: its hello, a
+// status, the replay, a state, and sendBuffer messages more.
+const followerBuffer = 3 + replayEvents + sendBuffer
+
+// errFellBehind is why a follower that did not keep up is dropped; its
+// websocket closes saying so.
+var errFellBehind = errors.New("this tab fell behind and was dropped; reconnect to catch up")
+
+// newFollower makes a follower whose dropping cancels its context with
+// errFellBehind.
+func newFollower(cancel context.CancelCauseFunc) *follower {
+	return &follower{out: make(chan []byte, followerBuffer), ended: make(chan struct{}),
+		cancel: func() { cancel(errFellBehind) }}
 }
 
 func newFeed(presenter chan<- []byte, drop func()) *feed {
@@ -47,46 +106,43 @@ func (f *feed) publish(b []byte) {
 	if f.ended {
 		return
 	}
-	f.keep(b)
+	f.kept.keep(b)
+	f.toTabLocked(b)
+	for fl := range f.followers {
+		tell(f.followers, fl, b)
+	}
+	if f.tap != nil {
+		f.tap.send(busEvent, b)
+	}
+}
+
+// toTab sends a message to the session's own tab only: what concerns
+// the tab and not its followers (its presenting, say).
+func (f *feed) toTab(b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.toTabLocked(b)
+}
+
+func (f *feed) toTabLocked(b []byte) {
 	select {
 	case f.presenter <- b:
 	default:
 		f.drop()
 	}
-	for fl := range f.followers {
-		f.tell(fl, b)
-	}
-}
-
-// keep adds an event to the ring, forgetting the oldest past
-// replayEvents or replayBytes. f.mu is held.
-func (f *feed) keep(b []byte) {
-	if f.n == replayEvents {
-		f.forgetOldest()
-	}
-	f.ring[(f.first+f.n)%replayEvents] = b
-	f.n++
-	f.size += len(b)
-	for f.size > replayBytes && f.n > 1 {
-		f.forgetOldest()
-	}
-}
-
-func (f *feed) forgetOldest() {
-	f.size -= len(f.ring[f.first])
-	f.ring[f.first] = nil
-	f.first = (f.first + 1) % replayEvents
-	f.n--
 }
 
 // tell sends one message to one attached follower, and drops the
-// follower if its buffer is full. f.mu is held.
-func (f *feed) tell(fl *follower, b []byte) {
+// follower if its buffer is full; false if it was dropped. The lock that
+// guards followers is held.
+func tell(followers map[*follower]bool, fl *follower, b []byte) bool {
 	select {
 	case fl.out <- b:
+		return true
 	default:
-		delete(f.followers, fl)
+		delete(followers, fl)
 		fl.cancel()
+		return false
 	}
 }
 
@@ -105,8 +161,8 @@ func (f *feed) attach(fl *follower, hello []byte) error {
 	if hello != nil {
 		fl.out <- hello
 	}
-	for i := range f.n {
-		fl.out <- f.ring[(f.first+i)%replayEvents]
+	for _, b := range f.kept.all() {
+		fl.out <- b
 	}
 	f.followers[fl] = true
 	return nil
@@ -125,7 +181,7 @@ func (f *feed) answer(fl *follower, b []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.followers[fl] {
-		f.tell(fl, b)
+		tell(f.followers, fl, b)
 	}
 }
 
@@ -138,7 +194,7 @@ func (f *feed) end() {
 	defer f.mu.Unlock()
 	f.ended = true
 	for fl := range f.followers {
-		f.tell(fl, bye)
+		tell(f.followers, fl, bye)
 		close(fl.ended)
 		delete(f.followers, fl)
 	}
@@ -149,11 +205,7 @@ func (f *feed) end() {
 func (f *feed) events() [][]byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([][]byte, f.n)
-	for i := range f.n {
-		out[i] = f.ring[(f.first+i)%replayEvents]
-	}
-	return out
+	return f.kept.all()
 }
 
 // watchers says how many followers the session has.
@@ -219,9 +271,10 @@ func (e noSession) Unwrap() error { return ErrNoSession }
 // more than sendBuffer events behind. It is one more follower of the
 // session, as a watching tab is, and counts against maxWatchers.
 func (h *Hub) Subscribe(ctx context.Context, id string) (<-chan []byte, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(nil) }
 	stopAtClose := context.AfterFunc(h.ctx, cancel)
-	fl := &follower{out: make(chan []byte, replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
+	fl := newFollower(cancelCause)
 	s, err := h.follow(id, fl, nil)
 	if err != nil {
 		stopAtClose()
@@ -270,11 +323,16 @@ func (h *Hub) Subscribe(ctx context.Context, id string) (<-chan []byte, error) {
 
 // serveWatch serves a follower of the session with this id: a read-only
 // tab that sees the session's replay, then its events as they happen,
-// until the session or the tab ends.
+// until the session or the tab ends. "presenter" and "instructor" are
+// followed through the hub's audiences instead.
 func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
-	ctx, cancel := context.WithCancel(h.ctx)
-	defer cancel()
-	fl := &follower{out: make(chan []byte, 1+replayEvents+sendBuffer), ended: make(chan struct{}), cancel: cancel}
+	if a := h.audienceOf(id); a != nil {
+		h.serveAudience(w, r, id, a)
+		return
+	}
+	ctx, cancel := context.WithCancelCause(h.ctx)
+	defer cancel(nil)
+	fl := newFollower(cancel)
 	s, err := h.follow(id, fl, mustJSON(Hello{Op: "hello", Session: id, Watching: true}))
 	switch {
 	case errors.Is(err, ErrNoSession):
@@ -286,35 +344,45 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	defer h.wg.Done()
 	defer s.feed.detach(fl)
+	h.serveFollower(ctx, cancel, w, r, fl, s.feed, fmt.Sprintf("this tab is watching session %s; it cannot send", id))
+}
 
+// followed is what a follower follows: a session's feed or an audience.
+type followed interface {
+	answer(fl *follower, b []byte)
+}
+
+// serveFollower upgrades the request of an attached follower and serves
+// it: its writer sends what fl.out holds; its reader refuses every
+// command. It returns when ctx ends (the hub closes, the follower falls
+// behind), when the tab goes, or when what it follows ends and the last
+// messages are written.
+func (h *Hub) serveFollower(ctx context.Context, cancel context.CancelCauseFunc, w http.ResponseWriter, r *http.Request, fl *follower, src followed, refusal string) {
 	conn, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // Upgrade has answered the request
 	}
 	writerDone := make(chan struct{})
-	// The writer stops when the follower's context ends (the hub closes,
-	// the follower falls behind, its tab goes), when a write fails, or
-	// when the session ends and the last events are written.
+	// The writer stops when the follower's context ends, when a write
+	// fails, or when what it follows ends and the last messages are
+	// written. Closing the connection after the writer's last word unblocks the
+	// read loop below.
 	go func() {
 		pump(ctx, conn, fl.out, fl.ended)
-		cancel()
+		cancel(nil)
+		conn.Close()
 		close(writerDone)
 	}()
-	// Closing the connection when the context ends unblocks the read
-	// loop below.
-	stopRead := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stopRead()
 
 	keepAlive(conn)
-	refusal := fmt.Sprintf("this tab is watching session %s; it cannot send", id)
 	for {
 		var c Command
 		if err := conn.ReadJSON(&c); err != nil {
 			break
 		}
-		s.feed.answer(fl, mustJSON(Event{Op: "error", ID: c.ID, Message: refusal}))
+		src.answer(fl, mustJSON(Event{Op: "error", ID: c.ID, Message: refusal}))
 	}
-	cancel()
+	cancel(nil)
 	<-writerDone
 	conn.Close()
 }
