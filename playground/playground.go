@@ -55,6 +55,11 @@ type Options struct {
 	// presenter to followers on other playgrounds (NATS), and its name.
 	// Nil means this playground alone.
 	Hub *wire.HubOptions
+
+	// Classroom, when set, opens the playground to a room (wirelab serve
+	// --classroom): pages from other machines need the join code first
+	// (classroom.go).
+	Classroom *Classroom
 }
 
 // Playground is the playground's handler. Close it to end the pages'
@@ -95,14 +100,20 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	}
 	lessons := newLessonSite(chapters.FS)
 	x := newExerciseSite(h, opts.Progress, lessons.lessons)
-	mux := routes(h, &homeSite{view: view, exercises: x}, lessons, newConsoleSite(h.Targets()),
+	room := newClassroomSite(opts.Classroom, h)
+	mux := routes(h, &homeSite{view: view, exercises: x, classroom: room}, lessons, newConsoleSite(h.Targets()),
 		&fiveWiresSite{columns: fiveWiresColumns(h.Targets())}, x)
+	var pages http.Handler = mux
+	if room != nil {
+		classroomRoutes(mux, room)
+		pages = room.access(mux)
+	}
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := site.Check(r); ref != nil {
 			http.Error(w, ref.Reason, ref.Status)
 			return
 		}
-		mux.ServeHTTP(w, r)
+		pages.ServeHTTP(w, r)
 	})}
 }
 

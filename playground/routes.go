@@ -46,12 +46,33 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 	return mux
 }
 
+// classroomRoutes are the routes of a playground that is a classroom
+// (wirelab serve --classroom), added to routes': the join page, open to
+// every machine; the dashboard, its stream, its QR code and its session
+// log, for the instructor's machine; what followers' pages report. The
+// door in front of every route is room.access.
+func classroomRoutes(mux *http.ServeMux, room *classroomSite) {
+	mux.HandleFunc("GET /join", room.joinPage)
+	mux.HandleFunc("POST /join", room.join)
+	mux.HandleFunc("GET /classroom", room.dashboard)
+	mux.HandleFunc("GET /classroom/events", room.events)
+	mux.HandleFunc("GET /classroom/qr.png", room.qr)
+	mux.HandleFunc("POST /classroom/log", room.writeLog)
+	mux.HandleFunc("POST /classroom/seen", room.seen)
+	mux.HandleFunc("POST /classroom/progress", room.progress)
+}
+
 // homeSite serves the home page: the servers, the tools, and progress.
 type homeSite struct {
 	view      homeView
 	exercises *exerciseSite
+	classroom *classroomSite // nil unless the playground is a classroom
 }
 
 func (h *homeSite) page(w http.ResponseWriter, r *http.Request) {
-	show(w, r, http.StatusOK, home(viewFor(w, r), h.view, newProgressView(h.exercises.state())))
+	v, view := viewFor(w, r), h.view
+	if view.Classroom = h.classroom.panel(r, v.Lang); view.Classroom != nil {
+		v.Styles = append(v.Styles, "/static/classroom.css")
+	}
+	show(w, r, http.StatusOK, home(v, view, newProgressView(h.exercises.state())))
 }

@@ -1,0 +1,662 @@
+package playground
+
+import (
+	"encoding/json"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skip2/go-qrcode"
+
+	"github.com/wirelab/wirelab/exercises"
+	"github.com/wirelab/wirelab/internal/classroom"
+	"github.com/wirelab/wirelab/playground/wire"
+)
+
+// The classroom (wirelab serve --classroom): the playground open to the
+// machines of a room. A page on this machine is the instructor's, and
+// may do everything it may do today. A page from elsewhere is a
+// follower's once it has given the join code: a cookie then holds the
+// follower's id, and the follower may read every page, follow sessions
+// and check frame exercises against the follower's own transcript;
+// never start processes, build code, use custom targets (the engine
+// refuses those to every tab not on this machine) or change the
+// instructor's progress. A page from elsewhere without the cookie gets
+// the join page and the static files, nothing else.
+
+// Classroom opens the playground to a room. A nil *Classroom, in
+// Options, leaves the playground as it is.
+type Classroom struct {
+	// Room is the join code and the followers.
+	Room *classroom.Room
+	// JoinURLs are the join page's addresses as the room's machines reach
+	// it (http://HOST:PORT/join), the one to show first first.
+	JoinURLs []string
+	// LogDir is where the dashboard writes a session log when the
+	// instructor asks for one. Empty means nowhere: the button says so.
+	LogDir string
+}
+
+// Limits of the classroom's pages, each with its reason.
+const (
+	// followerCookie holds a follower's id. It is HttpOnly (no script
+	// reads it) and SameSite=Lax (another site's form posts without it),
+	// and lasts as long as the browser: the room forgets its followers
+	// when wirelab stops anyway.
+	followerCookie = "wirelab-follower"
+	// maxClassroomBody bounds what a follower's page posts: a page's path,
+	// or an exercise and the first lines of a failure.
+	maxClassroomBody = 8 << 10
+	// dashboardTick is how often the dashboard is sent the room even when
+	// nothing changed, so that "last seen" and who is connected stay true.
+	dashboardTick = 5 * time.Second
+	// qrSize is the QR code's side in pixels; the page scales it to the
+	// projector without blurring (image-rendering: pixelated).
+	qrSize = 512
+)
+
+// classroomSite serves the join page, the dashboard and what followers'
+// pages report, and keeps the door (access).
+type classroomSite struct {
+	room   *classroom.Room
+	urls   []string
+	logDir string
+	hub    *wire.Hub // its Hold ends the dashboard's stream when the playground closes
+}
+
+// newClassroomSite returns the classroom's site, or nil for a playground
+// that is not a classroom.
+func newClassroomSite(c *Classroom, h *wire.Hub) *classroomSite {
+	if c == nil || c.Room == nil {
+		return nil
+	}
+	return &classroomSite{room: c.Room, urls: c.JoinURLs, logDir: c.LogDir, hub: h}
+}
+
+// access is the classroom's door, in front of every route. A page on
+// this machine passes. From elsewhere, the join page and the static
+// files are open to all; everything else needs a follower's cookie: a
+// page without it is sent to the join page, anything else (a script's
+// request, the websocket) is answered 401. A follower may then GET every
+// page but the instructor's (the dashboard), and POST only what a
+// follower's pages post: the join, a check, what it reports.
+func (c *classroomSite) access(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if wire.IsLocalPeer(r) || r.URL.Path == "/join" ||
+			(strings.HasPrefix(r.URL.Path, "/static/") && (r.Method == http.MethodGet || r.Method == http.MethodHead)) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, ok := c.follower(r); !ok {
+			c.turnAway(w, r)
+			return
+		}
+		if why := followerMayNot(r); why != "" {
+			refuse(w, r, http.StatusForbidden, why)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// follower returns the follower whose cookie the request carries. A
+// cookie whose id the room does not know (forged, or from before a
+// restart) is no follower's.
+func (c *classroomSite) follower(r *http.Request) (string, bool) {
+	ck, err := r.Cookie(followerCookie)
+	if err != nil {
+		return "", false
+	}
+	_, ok := c.room.Follower(ck.Value)
+	return ck.Value, ok
+}
+
+// turnAway answers a request from elsewhere without a follower's cookie:
+// a page goes to the join page, which comes back to it; the rest is 401.
+func (c *classroomSite) turnAway(w http.ResponseWriter, r *http.Request) {
+	_, noCookie := r.Cookie(followerCookie)
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && isPage(r) {
+		q := url.Values{"next": {r.URL.RequestURI()}}
+		if noCookie == nil {
+			q.Set("again", "1") // a cookie the room does not know: say the place is gone
+		}
+		http.Redirect(w, r, "/join?"+q.Encode(), http.StatusSeeOther)
+		return
+	}
+	// RFC 9110 section 15.5.2: a 401 carries a challenge. The scheme
+	// is no standard one: it names the form where the code is given.
+	w.Header().Set("WWW-Authenticate", `Cookie realm="wirelab classroom", form="/join"`)
+	refuse(w, r, http.StatusUnauthorized, "join the classroom first: open /join on this address and type the code on the instructor's screen")
+}
+
+// isPage tells a page, which a browser shows, from what a script asks
+// for: the websocket and the dashboard's stream.
+func isPage(r *http.Request) bool {
+	return r.URL.Path != "/ws" && !strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// followerMayNot says why a follower may not make the request, or "" if
+// it may.
+func followerMayNot(r *http.Request) string {
+	p := r.URL.Path
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if p == "/classroom" || strings.HasPrefix(p, "/classroom/") {
+			return "the classroom's dashboard is for the instructor's machine only"
+		}
+		return ""
+	}
+	if r.Method == http.MethodPost {
+		switch {
+		case p == "/classroom/seen", p == "/classroom/progress":
+			return ""
+		case strings.HasPrefix(p, "/exercises/") && strings.HasSuffix(p, "/check"):
+			return "" // a check reads the follower's own transcript and saves nothing (exerciseSite.save)
+		}
+	}
+	return "in the classroom, only the instructor's machine may do this; a follower may read every page, " +
+		"follow sessions and check frame exercises (hints, solutions and grading are for your own wirelab: wirelab serve)"
+}
+
+// refuse answers a refusal: as JSON, which the pages' scripts read
+// ({"error": ...}), except to a form, which the browser shows as text.
+func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	ct := r.Header.Get("Content-Type")
+	if r.URL.Path == "/ws" || strings.HasPrefix(ct, "application/x-www-form-urlencoded") || strings.HasPrefix(ct, "multipart/form-data") {
+		http.Error(w, msg, status)
+		return
+	}
+	jsonError(w, status, msg)
+}
+
+// peerIP is the address the room counts wrong codes by: the peer's IP,
+// without its port, which changes with every connection.
+func peerIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// joinView is the join page: the form, filled with what was typed.
+type joinView struct {
+	pageView
+	T       classroomText
+	Code    string
+	Name    string
+	Next    string // where the page goes once joined
+	Problem string // why the last try failed, if it did
+	As      string // the follower's name, for a page that has joined
+}
+
+// joinPage shows the code form; ?code= fills it in (the QR code carries
+// it), ?next= is where to go once joined.
+func (c *classroomSite) joinPage(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	v.Styles = append(v.Styles, "/static/classroom.css")
+	q := r.URL.Query()
+	jv := joinView{pageView: v, T: classroomStrings(v.Lang), Code: q.Get("code"), Next: safeNext(q.Get("next"))}
+	if id, ok := c.follower(r); ok {
+		f, _ := c.room.Follower(id)
+		jv.As = f.Name
+	} else if q.Get("again") == "1" {
+		jv.Problem = jv.T.Lost
+	}
+	show(w, r, http.StatusOK, joinPage(jv))
+}
+
+// join admits a follower who gives the code and a name: it sets the
+// cookie and goes on to the page asked for. A wrong code, too many of
+// them, a missing name or a full room show the form again, with why, in
+// a status a program can tell apart (wirelab serve --follow reads it).
+func (c *classroomSite) join(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxClassroomBody)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "the join form could not be read: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	v := viewFor(w, r)
+	v.Styles = append(v.Styles, "/static/classroom.css")
+	jv := joinView{pageView: v, T: classroomStrings(v.Lang), Code: r.PostForm.Get("code"), Name: r.PostForm.Get("name"),
+		Next: safeNext(r.PostForm.Get("next"))}
+	id, err := c.room.Join(peerIP(r), jv.Code, jv.Name)
+	if err != nil {
+		status := http.StatusForbidden
+		switch err {
+		case classroom.ErrWrongCode:
+			jv.Problem, jv.Code = jv.T.WrongCode, ""
+		case classroom.ErrTooManyTries:
+			status, jv.Problem = http.StatusTooManyRequests, jv.T.TooMany
+			w.Header().Set("Retry-After", "60")
+		case classroom.ErrNoName:
+			status, jv.Problem = http.StatusBadRequest, jv.T.NoName
+		case classroom.ErrFull:
+			status, jv.Problem = http.StatusServiceUnavailable, jv.T.Full
+		default:
+			status, jv.Problem = http.StatusInternalServerError, err.Error()
+		}
+		show(w, r, status, joinPage(jv))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: followerCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	next := jv.Next
+	if next == "" {
+		next = "/"
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// safeNext is where the join page may go once joined: a path of this
+// site, never another site ("//evil.example", "https://...").
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.HasPrefix(next, "/join") {
+		return ""
+	}
+	return next
+}
+
+// seen is a follower's page saying where it is: {"page": "/learn/..."},
+// every ten seconds or so. It is answered 204, and only with a
+// follower's cookie.
+func (c *classroomSite) seen(w http.ResponseWriter, r *http.Request) {
+	id, ok := c.follower(r)
+	if !ok {
+		jsonError(w, http.StatusForbidden, "only a follower's page reports where it is: join first")
+		return
+	}
+	var body struct {
+		Page string `json:"page"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxClassroomBody)).Decode(&body); err != nil {
+		jsonError(w, http.StatusBadRequest, `the body must be JSON: {"page": "/learn/..."}`)
+		return
+	}
+	if !strings.HasPrefix(body.Page, "/") {
+		jsonError(w, http.StatusBadRequest, `"page" must be a path of this site, such as /learn/`)
+		return
+	}
+	c.room.Seen(id, body.Page)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// progress is a follower's page sharing progress, or ceasing to:
+// {"share": true|false} turns sharing on or off (off forgets what was
+// shared), and {"exercise": ID, "passed": bool, "failure": "..."}, after
+// a check, is kept while the follower shares. Both may come in one body.
+// It is answered 204, and only with a follower's cookie.
+func (c *classroomSite) progress(w http.ResponseWriter, r *http.Request) {
+	id, ok := c.follower(r)
+	if !ok {
+		jsonError(w, http.StatusForbidden, "only a follower's page shares progress: join first")
+		return
+	}
+	var body struct {
+		Share    *bool  `json:"share"`
+		Exercise string `json:"exercise"`
+		Passed   bool   `json:"passed"`
+		Failure  string `json:"failure"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxClassroomBody)).Decode(&body); err != nil {
+		jsonError(w, http.StatusBadRequest, `the body must be JSON: {"share": true} or {"exercise": "...", "passed": false, "failure": "..."}`)
+		return
+	}
+	if body.Exercise != "" {
+		if _, ok := exercises.ByID(body.Exercise); !ok {
+			jsonError(w, http.StatusBadRequest, "no exercise "+body.Exercise)
+			return
+		}
+	}
+	if body.Share != nil {
+		c.room.Share(id, *body.Share)
+	}
+	if body.Exercise != "" {
+		c.room.Record(id, body.Exercise, body.Passed, body.Failure)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// classroomPanel is what the instructor's home page and dashboard show
+// for the room to join: the addresses, the code, the QR code.
+type classroomPanel struct {
+	T        classroomText
+	Code     string
+	JoinURLs []string
+	Follow   string // the command a student with wirelab of their own runs
+}
+
+// panel is the classroom's panel, for a page on the instructor's
+// machine; nil elsewhere, and when the playground is no classroom.
+func (c *classroomSite) panel(r *http.Request, l lang) *classroomPanel {
+	if c == nil || !wire.IsLocalPeer(r) {
+		return nil
+	}
+	p := &classroomPanel{T: classroomStrings(l), Code: c.room.Code(), JoinURLs: c.urls}
+	if len(c.urls) > 0 {
+		p.Follow = "wirelab serve --follow " + c.urls[0] + "?code=" + p.Code
+	}
+	return p
+}
+
+// qrHref is the address of the QR code of the i-th join URL.
+func qrHref(i int) string { return "/classroom/qr.png?n=" + strconv.Itoa(i) }
+
+// qr is the QR code of a join URL (?n=, the first by default), with the
+// code in it, so that a phone that scans it has the form filled in.
+func (c *classroomSite) qr(w http.ResponseWriter, r *http.Request) {
+	if !wire.IsLocalPeer(r) {
+		http.Error(w, "the QR code is shown on the instructor's machine", http.StatusForbidden)
+		return
+	}
+	n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+	if n < 0 || n >= len(c.urls) {
+		http.NotFound(w, r)
+		return
+	}
+	png, err := qrcode.Encode(c.urls[n]+"?code="+c.room.Code(), qrcode.Medium, qrSize)
+	if err != nil {
+		http.Error(w, "drawing the QR code: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(png)
+}
+
+// dashboardView is the instructor's dashboard.
+type dashboardView struct {
+	pageView
+	T         classroomText
+	Panel     classroomPanel
+	Followers []followerRow
+	CanLog    bool // a place to write the session log is known
+}
+
+// followerRow is one follower on the dashboard, as the page and its
+// script show it: the words already in the dashboard's language.
+type followerRow struct {
+	Seat      int      `json:"seat"`
+	Name      string   `json:"name"`
+	Page      string   `json:"page"`
+	Seen      string   `json:"seen"` // "12 s ago"
+	Connected bool     `json:"connected"`
+	Share     bool     `json:"share"`
+	Passed    []string `json:"passed"`            // the titles of the exercises passed
+	Failed    string   `json:"failed,omitempty"`  // the title of the exercise that last failed
+	Failure   string   `json:"failure,omitempty"` // what its check said
+}
+
+// dashboardData is what the dashboard's stream sends at every change.
+type dashboardData struct {
+	Connected int           `json:"connected"`
+	Followers []followerRow `json:"followers"`
+}
+
+// rows are the room's followers as the dashboard shows them, now.
+func (c *classroomSite) rows(l lang) dashboardData {
+	t := classroomStrings(l)
+	now := time.Now()
+	var d dashboardData
+	d.Followers = []followerRow{}
+	for _, f := range c.room.Followers() {
+		row := followerRow{Seat: f.Seat, Name: f.Name, Page: f.Page, Seen: t.ago(now.Sub(f.LastSeen)),
+			Connected: f.ConnectedAt(now), Share: f.Share, Passed: []string{}}
+		if row.Connected {
+			d.Connected++
+		}
+		for _, p := range f.Passed {
+			row.Passed = append(row.Passed, exerciseTitle(p.Exercise, l))
+		}
+		if f.Failure != nil {
+			row.Failed, row.Failure = exerciseTitle(f.Failure.Exercise, l), f.Failure.Message
+		}
+		d.Followers = append(d.Followers, row)
+	}
+	return d
+}
+
+func exerciseTitle(id string, l lang) string {
+	if e, ok := exercises.ByID(id); ok {
+		return e.Title.In(string(l))
+	}
+	return id
+}
+
+// dashboard shows who is in the room, for the instructor's machine only;
+// static/classroom.js keeps it live from events.
+func (c *classroomSite) dashboard(w http.ResponseWriter, r *http.Request) {
+	v := viewFor(w, r)
+	p := c.panel(r, v.Lang)
+	if p == nil {
+		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
+		return
+	}
+	v.Styles = append(v.Styles, "/static/classroom.css")
+	v.Scripts = append(v.Scripts, "/static/classroom.js")
+	show(w, r, http.StatusOK, dashboardPage(dashboardView{pageView: v, T: p.T, Panel: *p,
+		Followers: c.rows(v.Lang).Followers, CanLog: c.logDir != ""}))
+}
+
+// events streams the room to the dashboard as server-sent events: the
+// followers now, then again at every change and every dashboardTick. It
+// ends when the page goes away or the playground closes.
+func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
+	if !wire.IsLocalPeer(r) {
+		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
+		return
+	}
+	ctx, release, ok := c.hub.Hold(r.Context())
+	if !ok {
+		http.Error(w, "the playground is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	defer release()
+	l := viewFor(w, r).Lang
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	tick := time.NewTicker(dashboardTick)
+	defer tick.Stop()
+	for {
+		changed := c.room.Changed() // before reading the room: no change falls between
+		b, _ := json.Marshal(c.rows(l))
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return // the page went away
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// writeLog writes the session log, when the instructor asks: the room's
+// followers and what they shared, as JSON, in a new file in logDir. It
+// answers {"path": ...}. Nothing else of the classroom is ever written.
+func (c *classroomSite) writeLog(w http.ResponseWriter, r *http.Request) {
+	if !wire.IsLocalPeer(r) {
+		jsonError(w, http.StatusForbidden, "the session log is written on the instructor's machine only")
+		return
+	}
+	if c.logDir == "" {
+		jsonError(w, http.StatusConflict, "this playground knows no folder to write a session log in")
+		return
+	}
+	l := c.room.Log()
+	b, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "encoding the log: "+err.Error())
+		return
+	}
+	path := filepath.Join(c.logDir, "classroom-"+l.Written.Format("2006-01-02T15-04-05")+".json")
+	// The log holds the followers' names: for the instructor's eyes only.
+	if err := os.MkdirAll(c.logDir, 0o700); err == nil {
+		err = os.WriteFile(path, append(b, '\n'), 0o600)
+	}
+	if err != nil {
+		log.Printf("playground: writing the session log: %v", err)
+		jsonError(w, http.StatusInternalServerError, "writing the session log: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"path": path})
+}
+
+// classroomText is every string of the classroom's pages, in one
+// language. The dashboard's script gets those it needs in the page's
+// data.
+type classroomText struct {
+	Title      string `json:"-"` // the join page's
+	Intro      string `json:"-"`
+	Code       string `json:"-"`
+	Name       string `json:"-"`
+	Join       string `json:"-"`
+	Can        string `json:"-"` // what a follower may do
+	WrongCode  string `json:"-"`
+	TooMany    string `json:"-"`
+	NoName     string `json:"-"`
+	Full       string `json:"-"`
+	Lost       string `json:"-"` // a cookie the room no longer knows
+	JoinedAs   string `json:"-"` // followed by the name
+	GoOn       string `json:"-"`
+	Classroom  string `json:"-"` // the panel's and the dashboard's title
+	Open       string `json:"-"` // before the join URL
+	TypeCode   string `json:"-"` // before the code
+	OrScan     string `json:"-"`
+	OwnWirelab string `json:"-"` // before the --follow command
+	Dashboard  string `json:"-"` // a link to the dashboard
+	Seat       string `json:"-"` // the columns
+	Who        string `json:"-"`
+	Page       string `json:"-"`
+	LastSeen   string `json:"-"`
+	Progress   string `json:"-"`
+	WriteLog   string `json:"-"`
+	LogNote    string `json:"-"`
+	Nobody     string `json:"nobody"`
+	Connected  string `json:"connected"`  // "%d of %d connected"
+	Away       string `json:"away"`       // a follower not seen for classroom.Connected
+	NotShared  string `json:"notShared"`  // a follower who does not share progress
+	PassedNone string `json:"passedNone"` // shares, has passed nothing yet
+	Failed     string `json:"failed"`     // before the exercise that last failed
+	Live       string `json:"live"`       // the stream is up
+	Reconnect  string `json:"reconnect"`  // the stream dropped
+	Written    string `json:"written"`    // followed by the log's path
+	LogFailed  string `json:"logFailed"`  // followed by why
+	SecondsAgo string `json:"-"`          // "%d s ago"
+	MinutesAgo string `json:"-"`
+	HoursAgo   string `json:"-"`
+	JustNow    string `json:"-"`
+}
+
+// ago says how long ago, as the dashboard shows it.
+func (t classroomText) ago(d time.Duration) string {
+	switch {
+	case d < 2*time.Second:
+		return t.JustNow
+	case d < time.Minute:
+		return fmt.Sprintf(t.SecondsAgo, int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf(t.MinutesAgo, int(d/time.Minute))
+	}
+	return fmt.Sprintf(t.HoursAgo, int(d/time.Hour))
+}
+
+func classroomStrings(l lang) classroomText {
+	if l == ru {
+		return classroomText{
+			Title:      "Войти в класс",
+			Intro:      "Введите код с экрана преподавателя и имя, под которым преподаватель увидит вас в списке.",
+			Code:       "Код",
+			Name:       "Ваше имя",
+			Join:       "Войти",
+			Can:        "В классе можно читать все страницы, следить за сессией преподавателя и проверять кадровые упражнения по записи своей сессии. Ваш прогресс видит преподаватель, только если вы сами решите им поделиться. Запускать процессы, собирать код и подключаться к своим серверам можно только в своём wirelab.",
+			WrongCode:  "Неверный код: сверьте его с экраном преподавателя.",
+			TooMany:    "Слишком много неверных кодов с этой машины: подождите минуту и попробуйте снова.",
+			NoName:     "Введите имя: преподаватель видит его в списке.",
+			Full:       "Класс заполнен.",
+			Lost:       "Вашего места в классе больше нет (wirelab преподавателя перезапущен?): войдите снова.",
+			JoinedAs:   "Вы в классе под именем ",
+			GoOn:       "Дальше",
+			Classroom:  "Класс",
+			Open:       "Студенты открывают",
+			TypeCode:   "и вводят код",
+			OrScan:     "или сканируют:",
+			OwnWirelab: "Студент со своим wirelab:",
+			Dashboard:  "Кто в классе",
+			Seat:       "№",
+			Who:        "Имя",
+			Page:       "Страница",
+			LastSeen:   "Был(а) на связи",
+			Progress:   "Прогресс",
+			WriteLog:   "Записать журнал занятия",
+			LogNote:    "Пока вы не нажмёте кнопку, ничего не записывается: ни имена, ни прогресс.",
+			Nobody:     "Пока никто не вошёл.",
+			Connected:  "На связи: %d из %d.",
+			Away:       "нет связи",
+			NotShared:  "не делится прогрессом",
+			PassedNone: "пока ничего не пройдено",
+			Failed:     "последняя неудача: ",
+			Live:       "обновляется вживую",
+			Reconnect:  "переподключаюсь…",
+			Written:    "Журнал записан: ",
+			LogFailed:  "Журнал не записан: ",
+			SecondsAgo: "%d с назад",
+			MinutesAgo: "%d мин назад",
+			HoursAgo:   "%d ч назад",
+			JustNow:    "только что",
+		}
+	}
+	return classroomText{
+		Title:      "Join the classroom",
+		Intro:      "Type the code on the instructor's screen, and the name the instructor will see you by.",
+		Code:       "Code",
+		Name:       "Your name",
+		Join:       "Join",
+		Can:        "In the classroom you can read every page, follow the instructor's session and check frame exercises against your own transcript. The instructor sees your progress only if you choose to share it. Starting servers, building code and reaching your own servers are for your own wirelab.",
+		WrongCode:  "Wrong code: check it against the instructor's screen.",
+		TooMany:    "Too many wrong codes from this machine: wait a minute and try again.",
+		NoName:     "Type a name: the instructor sees it in the list.",
+		Full:       "The classroom is full.",
+		Lost:       "Your place in the classroom is gone (did the instructor's wirelab restart?): join again.",
+		JoinedAs:   "You are in the classroom as ",
+		GoOn:       "Go on",
+		Classroom:  "Classroom",
+		Open:       "Students open",
+		TypeCode:   "and type the code",
+		OrScan:     "or scan:",
+		OwnWirelab: "A student with wirelab of their own:",
+		Dashboard:  "Who is here",
+		Seat:       "#",
+		Who:        "Name",
+		Page:       "Page",
+		LastSeen:   "Last seen",
+		Progress:   "Progress",
+		WriteLog:   "Write a session log",
+		LogNote:    "Nothing is written, neither names nor progress, until you press the button.",
+		Nobody:     "No one has joined yet.",
+		Connected:  "%d of %d connected.",
+		Away:       "away",
+		NotShared:  "does not share progress",
+		PassedNone: "nothing passed yet",
+		Failed:     "last failure: ",
+		Live:       "live",
+		Reconnect:  "reconnecting…",
+		Written:    "The log is written: ",
+		LogFailed:  "The log was not written: ",
+		SecondsAgo: "%d s ago",
+		MinutesAgo: "%d min ago",
+		HoursAgo:   "%d h ago",
+		JustNow:    "just now",
+	}
+}
