@@ -178,11 +178,12 @@ func messageKey(data []byte, counts map[string]int) (key, what string) {
 func compareMessages(recorded []recordedMessage, got [][]byte, methods map[string]string, prefix string) []Difference {
 	var diffs []Difference
 	gotByKey := map[string][]byte{}
+	gotWhat := map[string]string{}
 	var gotOrder []string
 	counts := map[string]int{}
 	for _, g := range got {
-		k, _ := messageKey(g, counts)
-		gotByKey[k] = g
+		k, what := messageKey(g, counts)
+		gotByKey[k], gotWhat[k] = g, what
 		gotOrder = append(gotOrder, k)
 	}
 	counts = map[string]int{}
@@ -207,7 +208,7 @@ func compareMessages(recorded []recordedMessage, got [][]byte, methods map[strin
 	}
 	for _, k := range gotOrder {
 		if !seen[k] {
-			diffs = append(diffs, Difference{What: prefix + k + ": only in the replay", Diff: DiffLines("", normalize(gotByKey[k]))})
+			diffs = append(diffs, Difference{What: prefix + gotWhat[k] + ": only in the replay", Diff: DiffLines("", normalize(gotByKey[k]))})
 		}
 	}
 	return diffs

@@ -304,4 +304,3 @@ func TestDiffLines(t *testing.T) {
 		t.Error("equal texts differ")
 	}
 }
-

@@ -82,6 +82,9 @@ type checker struct {
 	tools  map[string]*tool         // by name, as the latest tools/list described them
 	reqs   map[int]tap.Event        // each HTTP exchange's request, by exchange
 	resps  map[int]tap.Event        // each HTTP exchange's response head
+	// early holds tools/call results that came before their tool was
+	// listed, by tool name.
+	early map[string][]earlyResult
 	// exchangeConv is the conversation of each HTTP exchange.
 	exchangeConv map[int]*conversation
 }

@@ -79,6 +79,13 @@ func (c *checker) toolList(e tap.Event, result json.RawMessage) {
 			c.find("long-description", e.Seq, "tool %q: %d characters", def.Name, n)
 		}
 		c.scanText(e, fmt.Sprintf("tool %q", def.Name), raw)
+		// Results that came before any list described their tool (a
+		// host that sent both at once) are checked now.
+		early := c.early[def.Name]
+		delete(c.early, def.Name)
+		for _, r := range early {
+			c.checkStructured(r.event, def.Name, r.result)
+		}
 	}
 }
 
@@ -101,6 +108,30 @@ func (c *checker) toolResult(e tap.Event, name string, result json.RawMessage) {
 		c.find("tool-error", e.Seq, "tool %q", name)
 		return // the output schema binds successful results only
 	}
+	if c.tools[name] == nil {
+		if c.early == nil {
+			c.early = map[string][]earlyResult{}
+		}
+		c.early[name] = append(c.early[name], earlyResult{e, result})
+		return
+	}
+	c.checkStructured(e, name, result)
+}
+
+// earlyResult is a tools/call result whose tool no tools/list has
+// described yet.
+type earlyResult struct {
+	event  tap.Event
+	result json.RawMessage
+}
+
+// checkStructured checks a successful result's structuredContent
+// against the tool's outputSchema.
+func (c *checker) checkStructured(e tap.Event, name string, result json.RawMessage) {
+	var r struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	json.Unmarshal(result, &r)
 	t := c.tools[name]
 	if t == nil || len(t.output) == 0 {
 		return

@@ -1,0 +1,327 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wirelab/wirelab/internal/tap"
+	"github.com/wirelab/wirelab/internal/tapcheck"
+)
+
+// tapWait bounds each wait for something that should happen at once.
+const tapWait = 20 * time.Second
+
+// tapHandshake is a host's session typed by hand: initialize, the
+// notification, a list and a call.
+var tapHandshake = strings.Join([]string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"by-hand","version":"1"}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"word_count","arguments":{"text":"read the wire"}}}`,
+}, "\n") + "\n"
+
+var (
+	defectOnce sync.Once
+	defectBin  string
+	defectErr  error
+)
+
+// tapDefect builds testdata/tapdefect once.
+func tapDefect(t *testing.T) string {
+	t.Helper()
+	defectOnce.Do(func() {
+		defectBin = filepath.Join(filepath.Dir(wirelabBin), "tapdefect")
+		out, err := exec.Command("go", "build", "-o", defectBin, "./testdata/tapdefect").CombinedOutput()
+		if err != nil {
+			defectErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if defectErr != nil {
+		t.Fatalf("building tapdefect: %v", defectErr)
+	}
+	return defectBin
+}
+
+func readEvents(t *testing.T, path string) []tap.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	events, err := tap.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// recordedLines is every line recorded in one direction, newline and all.
+func recordedLines(events []tap.Event, dir string) string {
+	var b strings.Builder
+	for _, e := range events {
+		if e.Kind == tap.KindLine && e.Dir == dir {
+			b.Write(e.Bytes())
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// teeCloser passes writes on to w and keeps a copy.
+type teeCloser struct {
+	w    io.WriteCloser
+	mu   sync.Mutex // guards copy
+	copy bytes.Buffer
+}
+
+func (c *teeCloser) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.copy.Write(p)
+	c.mu.Unlock()
+	return c.w.Write(p)
+}
+func (c *teeCloser) Close() error { return c.w.Close() }
+
+type readTee struct {
+	io.Reader
+	io.Closer
+}
+
+// TestTapSDKStdio: the official SDK's client drives wirelab server mcp
+// through wirelab tap, in both revisions. What the client sent is what
+// the server read and what the record holds, byte for byte; what the
+// server wrote is what the client read and the record holds; the tap
+// exits with the server's status; the checker finds nothing.
+func TestTapSDKStdio(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		opts *sdk.ClientSessionOptions
+	}{{"2025-11-25", &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"}}, {"2026-07-28", nil}} {
+		t.Run(v.name, func(t *testing.T) {
+			dir := t.TempDir()
+			record := filepath.Join(dir, "rec.jsonl")
+			// tee on both sides of the server shows what it really read and wrote.
+			server := "tee " + dir + "/server-in | " + wirelabBin + " server mcp | tee " + dir + "/server-out"
+			cmd := exec.Command(wirelabBin, "tap", "--record", record, "--", "sh", "-c", server)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			sent := &teeCloser{w: stdin}
+			ctx, cancel := context.WithTimeout(context.Background(), tapWait)
+			defer cancel()
+			client := sdk.NewClient(&sdk.Implementation{Name: "tap-test", Version: "1"}, nil)
+			cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: readTee{io.TeeReader(stdout, &got), stdout}, Writer: sent}, v.opts)
+			if err != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("connecting through the tap: %v\n%s", err, stderr.String())
+			}
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				t.Errorf("tools/list: %v", err)
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "word_count", Arguments: map[string]any{"text": "read the wire"}})
+			if err != nil || res.IsError {
+				t.Errorf("tools/call: %v %+v", err, res)
+			}
+			cs.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("tap: %v\n%s", err, stderr.String())
+			}
+			events := readEvents(t, record)
+			serverIn, _ := os.ReadFile(dir + "/server-in")
+			serverOut, _ := os.ReadFile(dir + "/server-out")
+			sent.mu.Lock()
+			hostOut := sent.copy.String()
+			sent.mu.Unlock()
+			for _, c := range []struct{ what, a, b string }{
+				{"client sent / server read", hostOut, string(serverIn)},
+				{"client sent / recorded", hostOut, recordedLines(events, tap.Out)},
+				{"server wrote / client read", string(serverOut), got.String()},
+				{"server wrote / recorded", string(serverOut), recordedLines(events, tap.In)},
+			} {
+				if c.a != c.b || c.a == "" {
+					t.Errorf("%s differ:\n%s", c.what, tap.DiffLines(c.a, c.b))
+				}
+			}
+			r := tapcheck.Check(events)
+			if len(r.Findings) != 0 || len(r.Messages) < 4 {
+				t.Errorf("%d messages, findings %+v; want none", len(r.Messages), r.Findings)
+			}
+			if !strings.Contains(stderr.String(), "0 errors, 0 warnings, 0 notes") {
+				t.Errorf("no clean summary on stderr:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestTapDefects: each planted defect is found by tap check and breaks
+// the replay of a clean recording, which names the message; the clean
+// recording replays clean against the reference server.
+func TestTapDefects(t *testing.T) {
+	defect := tapDefect(t)
+	dir := t.TempDir()
+	clean := filepath.Join(dir, "clean.jsonl")
+	if code, _, stderr := exe(t, tapHandshake, "tap", "--record", clean, "--", wirelabBin, "server", "mcp"); code != 0 {
+		t.Fatalf("tap exit %d\n%s", code, stderr)
+	}
+	if code, out, _ := exe(t, "", "tap", "check", clean); code != 0 {
+		t.Errorf("check of the clean recording: exit %d\n%s", code, out)
+	}
+	if code, out, stderr := exe(t, "", "replay", clean, "--against", wirelabBin+" server mcp"); code != 0 {
+		t.Errorf("replay against the reference server: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, c := range []struct{ defect, code, replay string }{
+		{"stdout-log", "stdout-noise", "a line that is not JSON"},
+		{"no-structured", "structured-content-missing", "response id 3 (tools/call): differs"},
+		{"answer-notification", "notification-answered", "response id null"},
+		{"reuse-ids", "id-reused", "request ping"},
+	} {
+		t.Run(c.defect, func(t *testing.T) {
+			rec := filepath.Join(dir, c.defect+".jsonl")
+			exe(t, tapHandshake, "tap", "--record", rec, "--", defect, "-defect", c.defect, wirelabBin, "server", "mcp")
+			code, out, _ := exe(t, "", "tap", "check", rec)
+			if code != 1 || !strings.Contains(out, " "+c.code+": ") {
+				t.Errorf("tap check: exit %d, want 1 and %s:\n%s", code, c.code, out)
+			}
+			code, out, _ = exe(t, "", "replay", clean, "--against", defect+" -defect "+c.defect+" "+wirelabBin+" server mcp", "--wait", "2s")
+			if code != 1 || !strings.Contains(out, c.replay) || !strings.Contains(out, "differences from") {
+				t.Errorf("replay: exit %d, want 1 and a diff naming %q:\n%s", code, c.replay, out)
+			}
+		})
+	}
+}
+
+// TestTapSignals: SIGTERM to the tap reaches the server, which exits by
+// its own trap; the tap exits with its status and leaves no process of
+// the server's group behind.
+func TestTapSignals(t *testing.T) {
+	cmd := exec.Command(wirelabBin, "tap", "--quiet", "--", "sh", "-c", `trap 'exit 7' TERM; echo $$; while :; do sleep 0.1; done`)
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stdin = strings.NewReader("") // the host closes stdin at once; the server does not care
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 0, 16)
+	buf := make([]byte, 1)
+	for {
+		if _, err := stdout.Read(buf); err != nil || buf[0] == '\n' {
+			break
+		}
+		line = append(line, buf[0])
+	}
+	pgid, err := strconv.Atoi(string(line))
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("server's pid: %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	go io.Copy(io.Discard, stdout) // ends when the tap exits
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 7 {
+		t.Errorf("tap exit %d (%v), want the server's 7", code, err)
+	}
+	if err := syscall.Kill(-pgid, 0); err != syscall.ESRCH {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		t.Errorf("the server's process group %d is still there (%v)", pgid, err)
+	}
+}
+
+// TestTapSDKHTTP: the SDK's client through the HTTP tap to wirelab
+// server mcp --http: every request body arrives as sent and is recorded
+// as sent, the checker finds nothing, HAR export works, and the
+// recording replays clean against the server.
+func TestTapSDKHTTP(t *testing.T) {
+	upstream := startServer(t, "mcp", "server", "mcp", "--http", "127.0.0.1:0")
+	dir := t.TempDir()
+	record := filepath.Join(dir, "http.jsonl")
+	front := startServer(t, "tap", "tap", "--listen", "127.0.0.1:0", "--upstream", upstream+"/mcp", "--record", record)
+	ctx, cancel := context.WithTimeout(context.Background(), tapWait)
+	defer cancel()
+	rt := &bodyRecorder{base: &http.Transport{}}
+	defer rt.base.CloseIdleConnections()
+	client := sdk.NewClient(&sdk.Implementation{Name: "tap-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: front + "/mcp", HTTPClient: &http.Client{Transport: rt}, MaxRetries: -1},
+		&sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("connecting through the tap: %v", err)
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Errorf("tools/list: %v", err)
+	}
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "word_count", Arguments: map[string]any{"text": "read the wire"}}); err != nil || res.IsError {
+		t.Errorf("tools/call: %v", err)
+	}
+	cs.Close()
+
+	events := readEvents(t, record)
+	var recorded []string
+	for _, e := range events {
+		if e.Kind == tap.KindHTTPRequest && e.Size > 0 {
+			recorded = append(recorded, string(e.Bytes()))
+		}
+	}
+	rt.mu.Lock()
+	sent := strings.Join(rt.bodies, "\n")
+	rt.mu.Unlock()
+	if got := strings.Join(recorded, "\n"); got != sent || sent == "" {
+		t.Errorf("request bodies sent and recorded differ:\n%s", tap.DiffLines(sent, got))
+	}
+	if r := tapcheck.Check(events); len(r.Findings) != 0 || len(r.Messages) < 5 {
+		t.Errorf("%d messages, findings %+v; want none", len(r.Messages), r.Findings)
+	}
+	code, har, _ := exe(t, "", "tap", "export", "--har", record)
+	var doc struct {
+		Log struct{ Entries []json.RawMessage }
+	}
+	if code != 0 || json.Unmarshal([]byte(har), &doc) != nil || len(doc.Log.Entries) < 3 {
+		t.Errorf("export: exit %d, %d entries:\n%.500s", code, len(doc.Log.Entries), har)
+	}
+	if code, out, stderr := exe(t, "", "replay", record, "--against", upstream); code != 0 {
+		t.Errorf("replay against the server: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// bodyRecorder keeps every request body a client sends.
+type bodyRecorder struct {
+	base   *http.Transport
+	mu     sync.Mutex // guards bodies
+	bodies []string
+}
+
+func (b *bodyRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if len(body) > 0 {
+			b.mu.Lock()
+			b.bodies = append(b.bodies, string(body))
+			b.mu.Unlock()
+		}
+	}
+	return b.base.RoundTrip(r)
+}
