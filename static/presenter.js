@@ -170,9 +170,11 @@ export class Following {
     this.over = false; // nothing to reconnect to: no such session, or it ended
     this.wire = new WireSocket("/ws?watch=" + encodeURIComponent(watch));
     this.wire.listen((msg) => this.heard(msg));
+    this.how = ["", ""]; // what the status line says of the connection: text, state
     if (parts.toggle) {
       parts.toggle.checked = true;
       parts.toggle.addEventListener("change", () => {
+        this.show();
         if (this.following() && this.latest) parts.state(this.latest);
       });
     }
@@ -189,14 +191,25 @@ export class Following {
   pause() {
     if (this.parts.toggle && this.parts.toggle.checked) {
       this.parts.toggle.checked = false;
-      this.say(this.T.paused, "paused");
+      this.show();
     }
   }
 
+  // say says how the connection goes.
   say(text, state) {
-    if (!this.parts.status) return;
-    this.parts.status.textContent = text;
-    this.parts.status.dataset.state = state;
+    this.how = [text, state];
+    this.show();
+  }
+
+  // show puts on the status line how the connection goes, or, while it
+  // is live and the reader does not follow, that they read at their own
+  // pace.
+  show() {
+    const status = this.parts.status;
+    if (!status) return;
+    const [text, state] = this.how[1] === "live" && !this.following() ? [this.T.paused, "paused"] : this.how;
+    status.textContent = text;
+    status.dataset.state = state;
   }
 
   heard(msg) {

@@ -47,21 +47,23 @@ export class Room {
     });
     // A frame exercise's Check (exercise.js) says how it went.
     document.addEventListener("exercise-checked", (e) => this.checked(e.detail));
-    this.seen(true);
+    this.seen();
   }
 
   // seen tells the classroom where the reader is, and shows the bar once
-  // the classroom has answered; first says it is the page's first ping.
-  async seen(first) {
+  // the classroom has answered.
+  async seen() {
     const status = await post("/classroom/seen", { page: location.pathname });
-    if (status === 404 || status === 401) return; // not a classroom, or not joined: no bar, no pings
-    if (first) {
+    // Not a classroom (404), or not a follower of it (401, 403): no
+    // bar, no pings.
+    if (status === 404 || status === 401 || status === 403) return;
+    if (status >= 200 && status < 300 && this.bar.hidden) {
       this.bar.hidden = false;
       // The classroom keeps a follower's choice in memory only: say it
       // again on every page, in case the instructor's wirelab restarted.
       if (this.share.checked) post("/classroom/progress", { share: true });
     }
-    this.timer = setTimeout(() => this.seen(false), seenEvery);
+    this.timer = setTimeout(() => this.seen(), seenEvery);
   }
 
   // checked sends a frame exercise's result, if the reader shares.
