@@ -21,11 +21,15 @@ func serve(ctx context.Context, args []string, env Env) error {
 	fs := flags("serve")
 	addr := fs.String("addr", defaultServeAddr, "address of the playground")
 	noOpen := fs.Bool("no-open", false, "do not open a browser")
+	inClass := fs.Bool("classroom", false, "open the playground to a room: a join code, a QR code, a dashboard")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
+	}
+	if *inClass && !flagGiven(fs, "addr") {
+		*addr = classroomAddr
 	}
 	cat := tools.New(nil)
 	// The http-auth target is a second HTTP tool server, one that wants
@@ -39,7 +43,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if !loopback {
+	var room *playground.Classroom
+	var instructorLn net.Listener // 127.0.0.1 too, for a classroom on one address that is not loopback
+	switch {
+	case *inClass:
+		instructorLn = instructorListener(ln, env.Stderr)
+		room = openClassroom(ln, env.Stderr)
+	case !loopback:
 		fmt.Fprintf(env.Stderr, "wirelab: pages on other machines may read the course and follow sessions; "+
 			"only pages on this machine may start servers, build code, use custom targets or save progress\n")
 	}
@@ -50,6 +60,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
 		if err != nil {
 			ln.Close()
+			if instructorLn != nil {
+				instructorLn.Close()
+			}
 			for _, l := range lns {
 				l.Close()
 			}
@@ -82,10 +95,16 @@ func serve(ctx context.Context, args []string, env Env) error {
 	go func() { errc <- serveHTTP(ctx, mcpLn, mcpHandler) }()
 	go func() { errc <- serveHTTP(ctx, a2aLn, agent) }()
 
-	url := "http://" + ln.Addr().String()
+	url, page := "http://"+ln.Addr().String(), "/learn/"
+	if room != nil {
+		// The instructor's pages are those opened over loopback; the home
+		// page shows the room's code and QR code, for the projector.
+		url, page = instructorURL(ln), "/"
+		fmt.Fprintf(env.Stderr, "wirelab: classroom: your pages, on this machine: %s/ (the code and QR code; who is here: %s/classroom)\n", url, url)
+	}
 	if !*noOpen && env.OpenBrowser != nil {
-		if err := env.OpenBrowser(url + "/learn/"); err != nil {
-			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url+"/learn/")
+		if err := env.OpenBrowser(url + page); err != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url+page)
 		}
 	}
 	// The pages show and keep the same progress as `wirelab grade`.
@@ -102,12 +121,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 		A2AURL:      "http://" + a2aLn.Addr().String(),
 		Hosts:       siteHosts(ln.Addr(), loopback),
 		Executable:  env.Executable,
+		Classroom:   room,
 	})
 	// The pages' websockets and the child servers they started end
 	// first, so that the graceful shutdown does not wait for them.
 	stopPG := context.AfterFunc(ctx, pg.Close)
 	defer stopPG()
-	err = serveHTTP(ctx, ln, pg)
+	err = serveBoth(ctx, ln, instructorLn, pg)
 	cancel()
 	pg.Close() // wait for the children: they are in process groups of their own and would outlive us
 	for range lns {
