@@ -181,4 +181,40 @@
 // the writer can still say it, and the page reconnects to catch up. The
 // presenter never waits for a follower. Whatever a follower sends is
 // refused, as a watcher's is.
+//
+// # Several playgrounds, one room: the Bus
+//
+// The presenter reaches its followers through a Bus (bus.go): publish a
+// message on a subject, subscribe to one. The default is in-process; a
+// NATSBus (HubOptions.Bus) lets playgrounds behind one load balancer
+// share a room, a presenter on one and followers on all. The subjects
+// of room R are:
+//
+//	wirelab.room.R.presenter        the presentation: live, event..., state..., ended
+//	wirelab.room.R.history          "what has been presented so far?"
+//	wirelab.room.R.inbox.<hub id>   the answer, to the hub that asked
+//
+// Each message is a JSON object, {"kind":"event","origin":"<hub id>",
+// "session":"<presenter's session>","seq":7,"data":{...the event...}},
+// numbered from 1 ("live") in each presentation. A tab that presents on
+// one playground makes a presenter on another stop, when that one hears
+// its "live".
+//
+// A playground that starts late, or whose subscription lost a message
+// (core NATS delivers at most once, and drops a subscriber that falls
+// far behind), sees a number missing or a session it never saw begin.
+// It then asks on the history subject, holding what arrives meanwhile,
+// and the presenter's playground answers from what it keeps for its own
+// watchers anyway: "live", the kept events, the latest state, and "done"
+// with the number they reach; the held messages past that number
+// follow. Asking the presenter rather than replaying the subject keeps
+// one copy of the history, bounded as a session's replay is, where the
+// presenter already has it, and needs nothing of NATS beyond publish and
+// subscribe: no stream to configure (JetStream), no second limit to
+// keep in step with replayEvents. Its cost is that nobody answers when
+// the presenter's playground is gone, and then its followers elsewhere
+// wait for the next "live".
+//
+// A message larger than the NATS server's max_payload (an event may
+// carry a 1 MiB frame) crosses in parts, which the NATSBus puts together.
 package wire

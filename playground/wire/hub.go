@@ -102,6 +102,7 @@ type Hub struct {
 	stage       stage
 	audience    *audience
 	receiver    receiver
+	askc        chan struct{} // to the asker: ask the room for the history
 	unsubscribe []func()
 
 	// mu guards sessions, children, registry and relay. When a follower
@@ -165,7 +166,10 @@ func NewHub(t Targets, site *loopback.Site, opts *HubOptions) *Hub {
 		h.unsubscribe = append(h.unsubscribe, unsubscribe)
 	}
 	// A hub that starts while someone in the room presents catches up.
-	h.askHistory()
+	h.askc = make(chan struct{}, 1)
+	h.wg.Add(1)
+	go h.ask() // ends when the hub closes
+	h.wantHistory()
 	return h
 }
 

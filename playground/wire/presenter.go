@@ -273,7 +273,7 @@ func (r *receiver) onPresenter(b []byte) {
 		r.hub.yieldTo(m.Session)
 	}
 	if ask {
-		r.hub.askHistory()
+		r.hub.wantHistory()
 	}
 }
 
@@ -375,9 +375,29 @@ func (r *receiver) onHistory(b []byte) {
 	}
 }
 
-// askHistory asks the room for the presentation so far; the presenter's
-// hub answers on this hub's inbox. No lock is held: on the in-process
-// bus the answer arrives before Publish returns.
-func (h *Hub) askHistory() {
-	h.bus.Publish(h.subject(subjectHistory), mustJSON(busMessage{Kind: "history", Origin: h.id, Reply: h.subject(subjectInbox) + "." + h.id}))
+// wantHistory has the asker ask the room for the presentation so far,
+// unless it is about to.
+func (h *Hub) wantHistory() {
+	select {
+	case h.askc <- struct{}{}:
+	default:
+	}
+}
+
+// ask is the hub's asker: it asks the room for the history each time
+// wantHistory says so, and ends when the hub closes. It is a goroutine
+// of its own because on the in-process bus the answer comes before
+// Publish returns, from the presenter's feed, whose lock the receiver
+// may be called under.
+func (h *Hub) ask() {
+	defer h.wg.Done()
+	req := mustJSON(busMessage{Kind: "history", Origin: h.id, Reply: h.subject(subjectInbox) + "." + h.id})
+	for {
+		select {
+		case <-h.askc:
+			h.bus.Publish(h.subject(subjectHistory), req)
+		case <-h.ctx.Done():
+			return
+		}
+	}
 }
