@@ -30,6 +30,10 @@ import { WireSocket } from "./wire.js";
 // per key, and followers still see the typing as it happens.
 const stateDelay = 100;
 
+// stateRetry is how long the page waits to send its state again after
+// the playground refused one.
+const stateRetry = 1000;
+
 // presentingKey remembers, for this tab only (sessionStorage), that it
 // presents: a presenter who opens another page goes on presenting there.
 const presentingKey = "wirelab.presenting";
@@ -49,8 +53,10 @@ export class Presenter {
     this.text = text;
     this.say = say || (() => {});
     this.on = false;
-    this.ids = new Set(); // the ids of our present and state messages, whose refusals are ours
+    this.asks = new Set(); // the ids of our present messages, whose refusals are ours
+    this.states = new Set(); // and of our latest state messages
     this.timer = 0;
+    this.retry = 0;
     this.local = false;
     button.hidden = true;
     button.title = text.presentHelp;
@@ -89,10 +95,23 @@ export class Presenter {
       if (!msg.on && this.on) this.set(false);
       return true;
     }
-    if (msg.op === "error" && this.ids.has(msg.id)) {
-      this.ids.delete(msg.id);
+    if (msg.op === "error" && this.asks.has(msg.id)) {
+      this.asks.delete(msg.id);
       this.set(false);
       this.say(msg.message);
+      return true;
+    }
+    if (msg.op === "error" && this.states.has(msg.id)) {
+      // A state refused (sent too fast for the playground's frame
+      // rate, say) is not news for the page: the state goes again a
+      // little later, as it is then.
+      this.states.delete(msg.id);
+      if (!this.retry) {
+        this.retry = setTimeout(() => {
+          this.retry = 0;
+          this.sendState();
+        }, stateRetry);
+      }
       return true;
     }
     return false;
@@ -100,7 +119,7 @@ export class Presenter {
 
   start() {
     this.set(true);
-    this.ids.add(this.wire.send({ op: "present" }));
+    this.asks.add(this.wire.send({ op: "present" }));
     this.sendState();
   }
 
@@ -138,10 +157,9 @@ export class Presenter {
 
   sendState() {
     if (!this.on) return;
-    const id = this.wire.send({ op: "state", state: this.stateOf() });
-    this.ids.add(id);
+    this.states.add(this.wire.send({ op: "state", state: this.stateOf() }));
     // Only the latest few could still be refused; the set stays small.
-    if (this.ids.size > 64) this.ids.delete(this.ids.values().next().value);
+    if (this.states.size > 64) this.states.delete(this.states.values().next().value);
   }
 }
 
