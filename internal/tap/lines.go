@@ -13,14 +13,23 @@ const relayBuffer = 32 << 10
 // relay copies src to dst as the bytes come, unchanged, and hands the
 // same bytes to lines, which records them line by line. It returns when
 // src ends (nil) or fails, or when dst refuses a write (errWrite).
-func relay(dst io.Writer, src io.Reader, lines *lineSplitter) error {
+func relay(dst io.Writer, src io.Reader, lines *lineSplitter, recordFirst bool) error {
 	buf := make([]byte, relayBuffer)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			// Relay first, record after: recording must not delay the peer.
+			// The server's side is relayed first and recorded after, so
+			// that recording never delays the host. The host's side is
+			// recorded first: the server may answer before a record made
+			// after the write, and the recording would show the answer
+			// before its request.
+			if recordFirst {
+				lines.Write(buf[:n])
+			}
 			_, werr := dst.Write(buf[:n])
-			lines.Write(buf[:n])
+			if !recordFirst {
+				lines.Write(buf[:n])
+			}
 			if werr != nil {
 				return &writeError{werr}
 			}
