@@ -159,6 +159,18 @@ func (a *audience) end() {
 	a.tellAll(statusEnded, statusWaiting)
 }
 
+// waiting says that nobody presents, if that is news.
+func (a *audience) waiting() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if string(a.status) == string(statusWaiting) {
+		return
+	}
+	a.session, a.status, a.state = "", statusWaiting, nil
+	a.kept.reset()
+	a.tellAll(statusWaiting)
+}
+
 // lost says that the presenter cannot be heard for now (the relay's
 // connection broke), and why; what was kept is forgotten, since the
 // presenter's history comes again with its "live".

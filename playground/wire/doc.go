@@ -182,6 +182,26 @@
 // presenter never waits for a follower. Whatever a follower sends is
 // refused, as a watcher's is.
 //
+// # Following an instructor from one's own playground
+//
+// A student's own playground may relay the instructor's presenter
+// (Hub.FollowRemote, for wirelab serve --follow): it opens the
+// instructor's /ws?watch=presenter, with the student's follower cookie,
+// and passes all it hears to the tabs of the student's playground that
+// open /ws?watch=instructor. Those tabs get what a follower of the
+// instructor's playground gets, greeted with
+//
+//	{"op":"hello","session":"instructor","local":false,"watching":true,"presenter":true}
+//
+// and, while the relay connects or after its connection broke, with
+//
+//	{"op":"status","status":"reconnecting","message":"lost the instructor's playground (...); trying again"}
+//
+// until the instructor's playground answers again with its own status
+// ("live" and the history, or "waiting"). When the relay stops, they
+// get {"op":"status","status":"ended"} and are closed. With no relay,
+// ?watch=instructor is answered 404 before the upgrade.
+//
 // # Several playgrounds, one room: the Bus
 //
 // The presenter reaches its followers through a Bus (bus.go): publish a
