@@ -33,6 +33,11 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if err != nil {
 		return exitFailure, err
 	}
+	for _, e := range events {
+		if e.Kind == tap.KindFrame {
+			return exitUsage, usageErrorf("replay: %s is a recording of gRPC; replay sends stdio and HTTP recordings only (tap check --wire shows its calls)", file)
+		}
+	}
 	var diffs []tap.Difference
 	start := time.Now()
 	if strings.HasPrefix(*against, "http://") || strings.HasPrefix(*against, "https://") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/tap"
 	"github.com/wirelab/wirelab/internal/tapcheck"
+	"github.com/wirelab/wirelab/protocols/grpctool"
 )
 
 // tapCmd is `wirelab tap`: a stdio server started behind the tap
@@ -20,7 +22,7 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
-			return tapCheckCmd(args[1:], env)
+			return tapCheckCmd(ctx, args[1:], env)
 		case "export":
 			return tapExportCmd(args[1:], env)
 		}
@@ -29,7 +31,11 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	record := fs.String("record", "", "write every event to this file, one JSON object per line")
 	keepSecrets := fs.Bool("keep-secrets", false, "record Authorization, Cookie and API-key headers as they are, not masked")
 	listenAddr := fs.String("listen", "", "HTTP: listen here, e.g. 127.0.0.1:8030 (port 0 picks a free one)")
-	upstream := fs.String("upstream", "", "HTTP: the server's URL, e.g. http://127.0.0.1:8021/mcp")
+	upstream := fs.String("upstream", "", "HTTP: the server's URL, e.g. http://127.0.0.1:8021/mcp; gRPC: its host:port")
+	grpcRelay := fs.Bool("grpc", false, "relay gRPC (HTTP/2) to --upstream host:port and record every frame")
+	caFile := fs.String("cacert", "", "gRPC: reach the upstream over TLS, trusting this CA (PEM)")
+	certFile := fs.String("cert", "", "gRPC: a client certificate (PEM) for an upstream that asks for one (mutual TLS)")
+	keyFile := fs.String("key", "", "gRPC: the key of --cert")
 	quiet := fs.Bool("quiet", false, "print no summary of findings at exit")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
@@ -44,6 +50,22 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if *listenAddr != "" && len(argv) > 0 {
 		return exitUsage, usageErrorf("tap: a command and --upstream cannot both be the server")
 	}
+	if !*grpcRelay && *caFile+*certFile+*keyFile != "" {
+		return exitUsage, usageErrorf("tap: --cacert, --cert and --key are for --grpc; an https:// upstream is trusted as the system trusts it")
+	}
+	var upstreamTLS *tls.Config
+	if *grpcRelay {
+		if *listenAddr == "" {
+			return exitUsage, usageErrorf("tap --grpc needs --listen ADDR --upstream HOST:PORT")
+		}
+		if *caFile+*certFile+*keyFile != "" {
+			cfg, err := grpctool.ClientTLS(*caFile, *certFile, *keyFile)
+			if err != nil {
+				return exitUsage, usageErrorf("tap: %v", err)
+			}
+			upstreamTLS = cfg
+		}
+	}
 	opts := &tap.RecorderOptions{KeepSecrets: *keepSecrets}
 	if *record != "" {
 		f, err := os.Create(*record)
@@ -57,9 +79,12 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 
 	var code int
 	var err error
-	if *listenAddr != "" {
+	switch {
+	case *grpcRelay:
+		err = tapGRPC(ctx, *listenAddr, *upstream, upstreamTLS, rec, env)
+	case *listenAddr != "":
 		err = tapHTTP(ctx, *listenAddr, *upstream, rec, env)
-	} else {
+	default:
 		code, err = tapStdio(ctx, argv, rec, env)
 	}
 	if ferr := rec.FileErr(); ferr != nil && err == nil {
@@ -125,21 +150,52 @@ func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env 
 	return serveHTTP(ctx, ln, p)
 }
 
+// tapGRPC relays gRPC connections until ctx ends (Ctrl-C). The tap
+// listens in plaintext: a host's gRPC client is pointed at it with
+// insecure credentials, on loopback, while the tap keeps TLS to the
+// upstream when it has a CA for it.
+func tapGRPC(ctx context.Context, addr, upstream string, upstreamTLS *tls.Config, rec *tap.Recorder, env Env) error {
+	g, err := tap.NewGRPC(upstream, rec, &tap.GRPCOptions{TLS: upstreamTLS})
+	if err != nil {
+		return usageErrorf("tap: %v", err)
+	}
+	ln, _, err := listen(addr, "tap", "h2c://", env.Stderr)
+	if err != nil {
+		return err
+	}
+	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Upstream: g.Upstream(), URL: "h2c://" + ln.Addr().String()})
+	fmt.Fprintf(env.Stderr, "wirelab: tap relays gRPC to %s; point the host at %s instead, in plaintext\n", g.Upstream(), ln.Addr())
+	return g.Serve(ctx, ln)
+}
+
 // printSummary prints the findings, one line each, and their count.
 func printSummary(w io.Writer, r *tapcheck.Report) {
 	for _, f := range r.Findings {
 		fmt.Fprintf(w, "wirelab tap: event %d: %s %s: %s\n", f.Event, f.Severity, f.Code, f.Detail)
 	}
-	fmt.Fprintf(w, "wirelab tap: %d messages; %d errors, %d warnings, %d notes\n", len(r.Messages),
+	fmt.Fprintf(w, "wirelab tap: %s\n", summaryLine(r))
+}
+
+// summaryLine counts what a report holds: messages (or gRPC calls) and
+// findings by severity.
+func summaryLine(r *tapcheck.Report) string {
+	what := fmt.Sprintf("%d messages", len(r.Messages))
+	if len(r.Calls) > 0 {
+		what = fmt.Sprintf("%d gRPC calls", len(r.Calls))
+	}
+	return fmt.Sprintf("%s; %d errors, %d warnings, %d notes", what,
 		r.Count(tapcheck.SeverityError), r.Count(tapcheck.SeverityWarning), r.Count(tapcheck.SeverityNote))
 }
 
 // tapCheckCmd is `wirelab tap check FILE`: the findings of a recording,
 // each explained. Exit 1 when there is an error or a warning.
-func tapCheckCmd(args []string, env Env) (int, error) {
+func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("tap check")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	lang := fs.String("lang", "en", "language of the explanations: en or ru")
+	wireView := fs.Bool("wire", false, "gRPC: print every frame of each connection, and each message field by field and as JSON")
+	reflect := fs.String("reflect", "", "gRPC: ask this host:port for descriptors by reflection (default: the tapped server)")
+	caFile := fs.String("cacert", "", "gRPC: trust this CA (PEM) when asking for descriptors over TLS")
 	file, rest := positional(args)
 	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
@@ -154,6 +210,13 @@ func tapCheckCmd(args []string, env Env) (int, error) {
 		return exitFailure, err
 	}
 	r := tapcheck.Check(events)
+	if !*asJSON && len(r.Calls) > 0 {
+		target, creds, err := grpcTarget(events, *reflect, *caFile)
+		if err != nil {
+			return exitUsage, err
+		}
+		printGRPC(ctx, env.Stdout, events, target, creds, *wireView)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -166,8 +229,7 @@ func tapCheckCmd(args []string, env Env) (int, error) {
 			}
 			fmt.Fprintf(env.Stdout, "event %d: %s %s: %s\n    %s\n", f.Event, f.Severity, f.Code, f.Detail, why)
 		}
-		fmt.Fprintf(env.Stdout, "%d messages; %d errors, %d warnings, %d notes\n", len(r.Messages),
-			r.Count(tapcheck.SeverityError), r.Count(tapcheck.SeverityWarning), r.Count(tapcheck.SeverityNote))
+		fmt.Fprintln(env.Stdout, summaryLine(r))
 	}
 	if r.Count(tapcheck.SeverityError)+r.Count(tapcheck.SeverityWarning) > 0 {
 		return exitToolError, nil

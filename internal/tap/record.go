@@ -31,6 +31,7 @@ const (
 	KindHTTPBody     = "http-body"     // a response body that is not an event stream
 	KindSSEEvent     = "sse-event"     // one event of an event stream, as it passed
 	KindHTTPEnd      = "http-end"      // the response body ended (or broke)
+	KindFrame        = "h2-frame"      // one HTTP/2 frame of a gRPC connection, header and payload
 	KindNote         = "note"          // something the tap saw break: a host gone, an upstream down
 	KindExit         = "exit"          // the server exited
 )
@@ -63,6 +64,13 @@ type Event struct {
 	Status   int         `json:"status,omitempty"`
 	Header   http.Header `json:"header,omitempty"`
 
+	// Conn numbers a gRPC connection from the host; a frame's Frame is
+	// its type ("HEADERS", "DATA", ...; "PREFACE" for the client's
+	// preface) and Stream its stream, both read from its header.
+	Conn   int    `json:"conn,omitempty"`
+	Frame  string `json:"frame,omitempty"`
+	Stream uint32 `json:"stream,omitempty"`
+
 	// Start: what was tapped. Exit: how the server ended.
 	Command  []string `json:"command,omitempty"`
 	Upstream string   `json:"upstream,omitempty"`
@@ -90,6 +98,12 @@ func (e *Event) setData(b []byte, max int) {
 	} else {
 		e.Base64 = base64.StdEncoding.EncodeToString(b)
 	}
+}
+
+// setBinary stores b, which holds at most the record's bound, as base64
+// always: a frame is binary even when its bytes happen to be UTF-8.
+func (e *Event) setBinary(b []byte) {
+	e.Base64 = base64.StdEncoding.EncodeToString(b)
 }
 
 // Limits of the record. They bound what the tap keeps, never what it

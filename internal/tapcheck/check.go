@@ -45,6 +45,8 @@ type Message struct {
 // Report is the result of a check.
 type Report struct {
 	Messages []Message `json:"messages"`
+	// Calls are the gRPC calls of a recording of the gRPC relay.
+	Calls    []Call    `json:"calls,omitempty"`
 	Findings []Finding `json:"findings"`
 }
 
@@ -72,6 +74,7 @@ func Check(events []tap.Event) *Report {
 	for _, e := range events {
 		c.event(e)
 	}
+	c.grpcCalls(events)
 	return c.report
 }
 
