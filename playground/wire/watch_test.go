@@ -41,7 +41,7 @@ func readUntil(t *testing.T, conn *websocket.Conn, match func(Event) bool) []str
 }
 
 // readN reads n raw messages.
-func readN(t *testing.T, conn *websocket.Conn, n int) []string {
+func readN(t testing.TB, conn *websocket.Conn, n int) []string {
 	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(patience))
 	msgs := make([]string, 0, n)
