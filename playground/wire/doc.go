@@ -37,7 +37,10 @@
 //     bus brings into its audience: the tabs that follow the presenter,
 //     fed as a feed feeds followers, dropped rather than waited on. The
 //     stage's mu (who presents) comes before the presenter's feed lock,
-//     which comes before the receiver's and the audience's.
+//     which comes before the receiver's and the audience's. NATSBus
+//     (natsbus.go) is the bus shared by several playgrounds; FollowRemote
+//     (relay.go) feeds a second audience from another playground's
+//     websocket, in a loop that ends with its ctx or the hub.
 //
 // Limits and timeouts are named constants in hub.go, each with the
 // message a learner sees when it is hit.
