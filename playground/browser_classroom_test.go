@@ -58,6 +58,7 @@ type classroomBrowser struct {
 	remote    string          // http://LAN:PORT
 	room      *classroom.Room
 	presenter *browserTab
+	closeHub  func() // ends every socket of the playground, as stopping wirelab would
 }
 
 func openClassroom(t *testing.T) *classroomBrowser {
@@ -103,7 +104,7 @@ func openClassroom(t *testing.T) *classroomBrowser {
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
-	c := &classroomBrowser{t: t, alloc: alloc, local: "http://127.0.0.1:" + port, remote: "http://" + net.JoinHostPort(lan, port), room: room}
+	c := &classroomBrowser{t: t, alloc: alloc, local: "http://127.0.0.1:" + port, remote: "http://" + net.JoinHostPort(lan, port), room: room, closeHub: pg.Close}
 	c.presenter = c.tab(c.local, nil)
 	return c
 }
@@ -340,10 +341,98 @@ func TestBrowserClassroom(t *testing.T) {
 	p.click("#present")
 	f.waitUntil("the follower waits for the next presenter", `["waiting", "ended"].includes(document.getElementById("follow-status").dataset.state)`,
 		`document.getElementById("follow-status").textContent`)
+	// The playground goes away: the follower says it is reconnecting.
+	c.closeHub()
+	f.waitUntil("the follower says it is reconnecting", `document.getElementById("follow-status").dataset.state === "reconnecting"`,
+		`document.getElementById("follow-status").textContent`)
 
 	for _, tab := range []*browserTab{p, f} {
 		if s := tab.consoleText(); s != "" {
 			t.Errorf("a page complained:%s", s)
 		}
+	}
+}
+
+// statesSeen is a script that keeps every state the status line takes,
+// in data-states on <body>, for a test to read the ones that pass.
+const statesSeen = `(() => {
+	const status = document.getElementById("status");
+	document.body.dataset.states = status.dataset.state || "";
+	new MutationObserver(() => (document.body.dataset.states += " " + status.dataset.state)).observe(status, { attributes: true, attributeFilter: ["data-state"] });
+	return "";
+})()`
+
+// TestBrowserFollowerStatus: a follower's console says plainly how
+// following goes: no such session (a 404 before the upgrade), waiting
+// for a presenter, live, and ended when the presenter's tab goes; a
+// session's follower says the session ended. In the dark theme and
+// large text, its parts stay readable and the page does not overflow.
+func TestBrowserFollowerStatus(t *testing.T) {
+	b := openBrowser(t)
+	status := `document.getElementById("status").dataset.state`
+
+	b.open("/console/mcp?watch=0123456789abcdef0123456789abcdef")
+	b.waitUntil("an unknown session is no such session", status+` === "no-session"`, followDump)
+	if s := b.text(`document.getElementById("status").textContent`); !strings.Contains(s, "no such session") {
+		t.Errorf("for an unknown session the status says %q, want \"no such session\"", s)
+	}
+	// The page came with its 404, which the browser logs: no news.
+	b.mu.Lock()
+	b.console = nil
+	b.mu.Unlock()
+
+	b.open("/console/mcp?watch=presenter")
+	b.waitUntil("nobody presents: waiting", status+` === "waiting"`, followDump)
+	b.text(statesSeen)
+
+	tabCtx, closeTab := chromedp.NewContext(b.ctx)
+	t.Cleanup(closeTab)
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("opening a second tab: %v", err)
+	}
+	p := &browserTab{t: t, ctx: tabCtx, base: b.base}
+	p.open("/console/mcp")
+	p.waitUntil("the console offers Present", `!document.getElementById("present").hidden`, consoleDump)
+	p.click("#present")
+	b.waitUntil("a presenter: live", status+` === "live"`, followDump)
+
+	// The projector's settings: dark, large. The status, the switch and
+	// the read-only mark keep their contrast, and nothing runs off the
+	// page.
+	b.text(`(document.documentElement.dataset.theme = "dark", document.documentElement.dataset.size = "large", "")`)
+	problems := b.text(`(() => {
+		const wrong = [];
+		const bg = getComputedStyle(document.body).backgroundColor;
+		for (const sel of ["#status", ".follow-switch", ".read-only-mark", "#composer"]) {
+			const e = document.querySelector(sel);
+			if (!e || e.offsetWidth === 0) { wrong.push(sel + " is not shown"); continue; }
+			if (getComputedStyle(e).color === bg) wrong.push(sel + " has the background's colour");
+		}
+		if (bg !== "rgb(13, 17, 23)") wrong.push("the background is " + bg + ", not the dark theme's");
+		if (document.documentElement.scrollWidth > innerWidth) wrong.push("the page is " + document.documentElement.scrollWidth + " px wide in a " + innerWidth + " px window");
+		return wrong.join("\n");
+	})()`)
+	if problems != "" {
+		t.Errorf("in the dark theme and large text, the follower's console:\n%s", problems)
+	}
+
+	// The presenter's tab leaves the console for a page without a
+	// socket: ended, then waiting for the next.
+	p.open("/")
+	b.waitUntil("the presenter gone: waiting again", status+` === "waiting"`, followDump)
+	if s := b.text(`document.body.dataset.states`); !strings.Contains(s, "live ended waiting") {
+		t.Errorf("the follower's status went %q, want live, ended, then waiting", s)
+	}
+
+	// A session's follower: live, then ended with the session.
+	p.open("/console/mcp")
+	p.waitUntil("the console has its session's link", `document.getElementById("share").getAttribute("href").includes("?watch=")`, consoleDump)
+	share := p.text(`document.getElementById("share").getAttribute("href")`)
+	b.run("opening the share link", chromedp.Navigate(share))
+	b.waitUntil("the session's follower is live", status+` === "live"`, followDump)
+	p.open("/")
+	b.waitUntil("the session's follower says it ended", status+` === "ended"`, followDump)
+	if c := b.consoleText(); c != "" {
+		t.Errorf("the follower's page complained:%s", c)
 	}
 }

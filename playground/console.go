@@ -26,6 +26,7 @@ type consoleData struct {
 	Commands  map[string]string `json:"commands"` // stdio target -> the command behind it, for "copy as"
 	Watch     string            `json:"watch"`    // the session this page follows ("presenter", "instructor" or an id), or ""
 	Local     bool              `json:"local"`    // the page is on this machine, as consoleView.Local
+	Missing   bool              `json:"missing"`  // Watch names a session the playground does not have
 	Text      consoleText       `json:"text"`
 }
 
@@ -64,13 +65,30 @@ func followHref(watch, follow string) string {
 type consoleSite struct {
 	bases    map[string]string // target -> URL or host:port
 	commands map[string]string // stdio target -> the command behind it
+	hub      *wire.Hub         // whose sessions a console may follow
 }
 
-func newConsoleSite(t wire.Targets) *consoleSite {
+// newConsoleSite serves consoles whose targets are t and whose
+// followers follow the sessions of h; a nil h has none to check, for a
+// test of the pages alone.
+func newConsoleSite(t wire.Targets, h *wire.Hub) *consoleSite {
 	return &consoleSite{
 		bases:    map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL},
 		commands: map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"},
+		hub:      h,
 	}
+}
+
+// missing says whether a console that follows watch has nothing to
+// follow: a session's id the hub does not have (it ended, or the link is
+// mistyped). The presenter is always there to wait for; the instructor
+// a wirelab follows is the engine's to find (its socket answers 404).
+func (c *consoleSite) missing(watch string) bool {
+	if watch == "" || watch == "presenter" || watch == instructor || c.hub == nil {
+		return false
+	}
+	_, ok := c.hub.Transcript(watch)
+	return !ok
 }
 
 // list is the list of consoles.
@@ -110,9 +128,17 @@ func (c *consoleSite) page(w http.ResponseWriter, r *http.Request) {
 	if cv.Data.Watch != "" {
 		cv.Class += " console-following"
 	}
+	// A follower of a session that is not there gets the page, read
+	// only, saying so, with the status a script that asks for it again
+	// (static/presenter.js, when its socket was refused) can read.
+	status := http.StatusOK
+	if c.missing(cv.Data.Watch) {
+		cv.Data.Missing = true
+		status = http.StatusNotFound
+	}
 	if e, ok := exercises.ByID(r.URL.Query().Get("exercise")); ok && e.Kind == exercises.Frame && cv.Data.Watch == "" {
 		cv.Exercise = &e
 		cv.Scripts = append(cv.Scripts, "/static/exercise.js")
 	}
-	consolePage(cv).Render(r.Context(), w)
+	show(w, r, status, consolePage(cv))
 }

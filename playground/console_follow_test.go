@@ -27,9 +27,19 @@ import (
 const remoteHost = "192.0.2.9"
 
 // getPage asks the playground for path as a browser on this machine
-// does, or, remote, as one on another machine, and returns the page.
+// does, or, remote, as one on another machine, and returns the page,
+// which must be answered 200.
 func getPage(t *testing.T, h http.Handler, path string, remote bool) string {
 	t.Helper()
+	status, page := getPageStatus(h, path, remote)
+	if status != http.StatusOK {
+		t.Fatalf("GET %s (remote %v): %d\n%s", path, remote, status, page)
+	}
+	return page
+}
+
+// getPageStatus is getPage for a page of any status.
+func getPageStatus(h http.Handler, path string, remote bool) (int, string) {
 	r := httptest.NewRequest(http.MethodGet, path, nil)
 	r.Host, r.RemoteAddr = "127.0.0.1:8018", "127.0.0.1:50000"
 	if remote {
@@ -38,10 +48,7 @@ func getPage(t *testing.T, h http.Handler, path string, remote bool) string {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	body, _ := io.ReadAll(w.Result().Body) // a recorder's body always reads
-	if w.Code != http.StatusOK {
-		t.Fatalf("GET %s (remote %v): %d\n%s", path, remote, w.Code, body)
-	}
-	return string(body)
+	return w.Code, string(body)
 }
 
 // pageHas reports the elements a page has, by what each looks like.
@@ -87,8 +94,6 @@ func TestConsoleClassroomParts(t *testing.T) {
 			pageHas{Present: true, SendShown: true}},
 		{"a follower's, on this machine: read only, Follow, no Send", "/console/mcp?watch=presenter", false,
 			pageHas{Follow: true, ReadOnly: true}},
-		{"a session's follower: the same", "/console/mcp?watch=9f86d081884c7d659a2feaa0c55ad015", false,
-			pageHas{Follow: true, ReadOnly: true}},
 		{"the instructor's beside the student's own, with try this frame here", "/console/mcp?watch=instructor", false,
 			pageHas{Follow: true, ReadOnly: true, Try: true, Own: true}},
 		{"embedded, the instructor's has no room for the student's own", "/console/mcp?watch=instructor&embed=1", false,
@@ -110,23 +115,32 @@ func TestConsoleClassroomParts(t *testing.T) {
 }
 
 // TestConsoleDataSaysWhere: the console's script learns from the page's
-// data whom it follows and whether it is on this machine, and has the
-// classroom's strings.
+// data whom it follows, whether it is on this machine and whether the
+// session it follows is there, and has the classroom's strings. A
+// follower's console for a session the playground does not have is
+// answered 404, read only, for the script to say "no such session".
 func TestConsoleDataSaysWhere(t *testing.T) {
 	pg := New(tools.New(nil), &Options{Hosts: []string{remoteHost}})
 	t.Cleanup(pg.Close)
 	script := regexp.MustCompile(`(?s)<script id="console-data" type="application/json">(.*?)</script>`)
 	for _, c := range []struct {
-		path   string
-		remote bool
-		watch  string
-		local  bool
+		path    string
+		remote  bool
+		status  int
+		watch   string
+		local   bool
+		missing bool
 	}{
-		{"/console/mcp", false, "", true},
-		{"/console/mcp?watch=presenter", true, "presenter", false},
-		{"/console/http?watch=instructor", false, "instructor", true},
+		{"/console/mcp", false, 200, "", true, false},
+		{"/console/mcp?watch=presenter", true, 200, "presenter", false, false},
+		{"/console/http?watch=instructor", false, 200, "instructor", true, false},
+		{"/console/mcp?watch=9f86d081884c7d659a2feaa0c55ad015", false, 404, "9f86d081884c7d659a2feaa0c55ad015", true, true},
 	} {
-		m := script.FindStringSubmatch(getPage(t, pg, c.path, c.remote))
+		status, page := getPageStatus(pg, c.path, c.remote)
+		if status != c.status {
+			t.Errorf("GET %s: %d, want %d", c.path, status, c.status)
+		}
+		m := script.FindStringSubmatch(page)
 		if m == nil {
 			t.Fatalf("GET %s: no console-data", c.path)
 		}
@@ -134,8 +148,11 @@ func TestConsoleDataSaysWhere(t *testing.T) {
 		if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
 			t.Fatalf("GET %s: console-data: %v", c.path, err)
 		}
-		if data.Watch != c.watch || data.Local != c.local {
-			t.Errorf("GET %s (remote %v): watch %q, local %v; want %q, %v", c.path, c.remote, data.Watch, data.Local, c.watch, c.local)
+		if data.Watch != c.watch || data.Local != c.local || data.Missing != c.missing {
+			t.Errorf("GET %s (remote %v): watch %q, local %v, missing %v; want %q, %v, %v", c.path, c.remote, data.Watch, data.Local, data.Missing, c.watch, c.local, c.missing)
+		}
+		if has := consoleHas(page); c.watch != "" && (!has.ReadOnly || has.SendShown) {
+			t.Errorf("GET %s: a follower's console that is not read only: %+v", c.path, has)
 		}
 		if data.Text.Follow.Try == "" || data.Text.Follow.NoSession == "" {
 			t.Errorf("GET %s: the classroom's strings are missing from the page's data: %+v", c.path, data.Text.Follow)

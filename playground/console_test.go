@@ -153,7 +153,7 @@ func awaitAnswer(t *testing.T, conn *websocket.Conn, id int64, target, want stri
 // and the addresses of the live servers in its data.
 func TestConsolePages(t *testing.T) {
 	targets := wire.Targets{HTTPURL: "http://127.0.0.1:8019", GRPCAddr: "127.0.0.1:8020", MCPURL: "http://127.0.0.1:8021/mcp", A2AURL: "http://127.0.0.1:8022"}
-	mux := routes(nil, nil, nil, newConsoleSite(targets), nil, nil) // the consoles' routes are served, the rest unused
+	mux := routes(nil, nil, nil, newConsoleSite(targets, nil), nil, nil) // the consoles' routes are served, the rest unused
 	get := func(path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", path, nil)

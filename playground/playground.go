@@ -101,7 +101,7 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	lessons := newLessonSite(chapters.FS)
 	x := newExerciseSite(h, opts.Progress, lessons.lessons)
 	room := newClassroomSite(opts.Classroom, h)
-	mux := routes(h, &homeSite{view: view, exercises: x, classroom: room}, lessons, newConsoleSite(h.Targets()),
+	mux := routes(h, &homeSite{view: view, exercises: x, classroom: room}, lessons, newConsoleSite(h.Targets(), h),
 		&fiveWiresSite{columns: fiveWiresColumns(h.Targets())}, x)
 	var pages http.Handler = mux
 	if room != nil {

@@ -701,6 +701,7 @@ if (watching) {
   showTarget();
   following = new Following(data.watch, {
     text: T.follow,
+    missing: data.missing,
     status: el.status,
     toggle: el.follow,
     // A session's history comes again from its start: the transcript

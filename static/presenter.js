@@ -174,6 +174,7 @@ const reconnectDelays = [500, 1000, 2000, 5000, 10000];
 // classroom this wirelab follows, wirelab serve --follow) or a session's
 // id. parts: text (the strings, see followText in
 // playground/console_text.go), status (the line that says how it goes),
+// missing (true when the page was served for a session that is not there),
 // toggle (the Follow checkbox), and the page's own handlers: reset() when
 // a session's history is about to come again, event(msg) for every event
 // and refusal, state(state) for the presenter's state while the switch
@@ -197,7 +198,9 @@ export class Following {
       });
     }
     this.say(this.T.connecting, "connecting");
-    this.wire.connect();
+    // A page served for a session that is not there says so at once.
+    if (parts.missing) this.missing();
+    else this.wire.connect();
   }
 
   // following says whether the Follow switch is on.
@@ -268,19 +271,20 @@ export class Following {
   async closed(msg) {
     if (this.over) return;
     if (!msg.opened) {
-      // The upgrade was refused: ask again without it, to read why.
-      let status = 0;
+      // The upgrade was refused, and a page cannot read why from a
+      // WebSocket, nor ask for the socket without one (the playground
+      // wants the Origin only an upgrade carries). It asks for itself
+      // again instead: the page answers 404 for a session the playground
+      // does not have, and a classroom sends a follower who has not
+      // joined to its join page.
+      let r = null;
       try {
-        status = (await fetch(this.wire.url())).status;
+        r = await fetch(location.href, { method: "HEAD" });
       } catch (e) {
-        status = 0;
+        r = null;
       }
-      if (status === 404) {
-        this.over = true;
-        this.say(this.T.noSession, "no-session");
-        return;
-      }
-      if (status === 401) {
+      if (r && r.status === 404) return this.missing();
+      if (r && (r.status === 401 || (r.redirected && new URL(r.url).pathname === "/join"))) {
         this.over = true;
         this.say(this.T.joinFirst, "join");
         return;
@@ -290,6 +294,12 @@ export class Following {
     const wait = reconnectDelays[Math.min(this.tries, reconnectDelays.length - 1)];
     this.tries++;
     setTimeout(() => this.wire.connect(), wait);
+  }
+
+  // missing says there is no such session, and stops.
+  missing() {
+    this.over = true;
+    this.say(this.T.noSession, "no-session");
   }
 }
 

@@ -20,6 +20,16 @@ export class WireSocket {
     this.queue = []; // messages waiting for the socket to open
     this.listeners = [];
     this.session = ""; // the session's id, from the playground's hello
+    // A page the browser keeps for "back" (the back/forward cache) may
+    // keep its socket open, and with it the session, its servers and a
+    // presentation nobody sees: the socket closes when the page is
+    // hidden, and the page opens it again as after any close.
+    addEventListener("pagehide", () => this.close());
+  }
+
+  // close closes the socket, if it is open; the next send opens it again.
+  close() {
+    if (this.socket !== null) this.socket.close();
   }
 
   // listen calls fn with every message, parsed, and with
@@ -51,11 +61,6 @@ export class WireSocket {
       if (this.socket === socket) this.socket = null;
       for (const fn of this.listeners) fn({ op: "closed", opened: opened });
     });
-  }
-
-  // url is the address the socket opens, as a page may fetch it.
-  url() {
-    return location.origin + this.path;
   }
 
   // open opens the socket now and resolves once it is open, so that a
