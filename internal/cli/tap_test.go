@@ -196,6 +196,8 @@ func TestTapDefects(t *testing.T) {
 		{"no-structured", "structured-content-missing", "response id 3 (tools/call): differs"},
 		{"answer-notification", "notification-answered", "response id null"},
 		{"reuse-ids", "id-reused", "request ping"},
+		{"no-input-schema", "schema", "response id 2 (tools/list): differs"},
+		{"untyped-content", "schema", "response id 3 (tools/call): differs"},
 	} {
 		t.Run(c.defect, func(t *testing.T) {
 			rec := filepath.Join(dir, c.defect+".jsonl")
@@ -249,11 +251,21 @@ func TestTapSignals(t *testing.T) {
 }
 
 // TestTapSDKHTTP: the SDK's client through the HTTP tap to wirelab
-// server mcp --http: every request body arrives as sent and is recorded
-// as sent, the checker finds nothing, HAR export works, and the
-// recording replays clean against the server.
+// server mcp --http, in both revisions: every request body arrives as
+// sent and is recorded as sent, the checker (the official schemas
+// included) finds nothing, HAR export works, and the recording replays
+// clean against the server.
 func TestTapSDKHTTP(t *testing.T) {
 	upstream := startServer(t, "mcp", "server", "mcp", "--http", "127.0.0.1:0")
+	for _, v := range []struct {
+		name string
+		opts *sdk.ClientSessionOptions
+	}{{"2025-11-25", &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"}}, {"2026-07-28", nil}} {
+		t.Run(v.name, func(t *testing.T) { tapSDKHTTP(t, upstream, v.opts) })
+	}
+}
+
+func tapSDKHTTP(t *testing.T, upstream string, opts *sdk.ClientSessionOptions) {
 	dir := t.TempDir()
 	record := filepath.Join(dir, "http.jsonl")
 	front := startServer(t, "tap", "tap", "--listen", "127.0.0.1:0", "--upstream", upstream+"/mcp", "--record", record)
@@ -262,8 +274,7 @@ func TestTapSDKHTTP(t *testing.T) {
 	rt := &bodyRecorder{base: &http.Transport{}}
 	defer rt.base.CloseIdleConnections()
 	client := sdk.NewClient(&sdk.Implementation{Name: "tap-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: front + "/mcp", HTTPClient: &http.Client{Transport: rt}, MaxRetries: -1},
-		&sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: front + "/mcp", HTTPClient: &http.Client{Transport: rt}, MaxRetries: -1}, opts)
 	if err != nil {
 		t.Fatalf("connecting through the tap: %v", err)
 	}

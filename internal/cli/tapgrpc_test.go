@@ -6,12 +6,14 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -63,6 +65,32 @@ func startTap(t *testing.T, args ...string) (addr string, stop func()) {
 	}
 	t.Cleanup(stop)
 	return addr, stop
+}
+
+// waitFor waits until a line of the record holds every one of parts.
+func waitFor(t *testing.T, record string, parts ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), tapWait)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		b, _ := os.ReadFile(record)
+		for _, line := range strings.Split(string(b), "\n") {
+			found := true
+			for _, p := range parts {
+				found = found && strings.Contains(line, p)
+			}
+			if found {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no line of the record holds %q", parts)
+		case <-tick.C:
+		}
+	}
 }
 
 // wireLog keeps every byte a connection wrote and read.
@@ -148,6 +176,9 @@ func TestTapGRPC(t *testing.T) {
 				events++
 			}
 			cc.Close()
+			// The tap may still be reading the client's last frames; its
+			// end would cut them off. The client's GOAWAY is its last.
+			waitFor(t, record, `"dir":"out","kind":"h2-frame"`, `"frame":"GOAWAY"`)
 			stop()
 
 			recorded := readEvents(t, record)

@@ -75,6 +75,9 @@ func Check(events []tap.Event) *Report {
 		c.event(e)
 	}
 	c.grpcCalls(events)
+	if c.schemas.err != nil {
+		c.find("checker-error", 0, "%v", c.schemas.err)
+	}
 	return c.report
 }
 
@@ -90,6 +93,8 @@ type checker struct {
 	early map[string][]earlyResult
 	// exchangeConv is the conversation of each HTTP exchange.
 	exchangeConv map[int]*conversation
+	// schemas are the official JSON schemas of the revisions met.
+	schemas schemas
 }
 
 // conversation is one stdio pipe or one HTTP session: the scope of
@@ -104,12 +109,17 @@ type conversation struct {
 	// side, to tell an answered notification from a stray response.
 	lastNotification map[string]int
 	progress         map[string]float64 // the last progress of each token
+	// era is the era of the host's latest request: the server's own
+	// messages (notifications on the stream of a 2026-07-28 request)
+	// carry none.
+	era string
 }
 
 type request struct {
 	method string
 	tool   string // for tools/call
 	era    string
+	task   bool // 2025-11-25: params.task asks for a task instead of the result
 }
 
 // tool is what tools/list said about a tool.
@@ -234,6 +244,17 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 	case *jsonrpc.Request:
 		m.Method = msg.Method
 		m.Era = c.requestEra(e, msg, cv)
+		switch {
+		case m.Era == "" && e.Dir == tap.In:
+			m.Era = cv.era
+		case m.Era != "" && e.Dir == tap.Out:
+			cv.era = m.Era
+		}
+		if s := c.schemas.get(revision(m.Era)); s != nil && m.Era != "" {
+			if def, ok := s.methods[e.Dir][msg.Method]; ok {
+				c.validate(e, s.rev, def, data, msg.Method)
+			}
+		}
 		if msg.IsNotification() {
 			cv.lastNotification[e.Dir] = e.Seq
 			c.notification(e, msg, cv)
@@ -244,12 +265,13 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 			c.find("id-reused", e.Seq, "%s %s reuses id %s", sideName(e.Dir), msg.Method, m.ID)
 		}
 		cv.used[e.Dir][m.ID] = true
-		req := &request{method: msg.Method, era: m.Era}
+		var p struct {
+			Name string          `json:"name"`
+			Task json.RawMessage `json:"task"`
+		}
+		json.Unmarshal(msg.Params, &p)
+		req := &request{method: msg.Method, era: m.Era, task: len(p.Task) > 0 && string(p.Task) != "null"}
 		if msg.Method == "tools/call" {
-			var p struct {
-				Name string `json:"name"`
-			}
-			json.Unmarshal(msg.Params, &p)
 			req.tool = p.Name
 		}
 		cv.pending[e.Dir][m.ID] = req
@@ -262,11 +284,36 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		}
 		delete(cv.pending[other], m.ID)
 		m.Method, m.Era = req.method, req.era
+		c.validateResponse(e, req, msg, data, other)
 		if msg.Error == nil {
 			c.result(e, req, msg.Result, cv)
 		}
 	}
 	c.report.Messages = append(c.report.Messages, m)
+}
+
+// validateResponse checks a response against the schema of its
+// request's revision: an error against JSONRPCErrorResponse, a result
+// against the result its request's method implies.
+func (c *checker) validateResponse(e tap.Event, req *request, msg *jsonrpc.Response, data []byte, requester string) {
+	s := c.schemas.get(revision(req.era))
+	if s == nil || req.era == "" {
+		return
+	}
+	what := "the answer to " + req.method
+	if msg.Error != nil {
+		c.validate(e, s.rev, "JSONRPCErrorResponse", data, what)
+		return
+	}
+	def, whole := s.resultDef(requester, req.method, req.task)
+	if def == "" {
+		return // a method this revision does not define
+	}
+	if whole {
+		c.validate(e, s.rev, def, data, what)
+	} else {
+		c.validate(e, s.rev, def, msg.Result, what)
+	}
 }
 
 // requestEra tells a 2026-07-28 request (its _meta names a revision) from

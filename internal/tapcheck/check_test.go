@@ -47,7 +47,7 @@ func TestRules(t *testing.T) {
 		{"stdout noise", []string{initialize, "< starting up", initialized}, []string{"stdout-noise@3"}},
 		{"before initialize", []string{listTools, initialize}, []string{"before-initialize@2"}},
 		{"a 2026-07-28 request needs no initialize", []string{
-			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`}, nil},
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`}, nil},
 		{"unknown id", []string{initialize, `< {"jsonrpc":"2.0","id":9,"result":{}}`}, []string{"unknown-id@3"}},
 		{"answered twice", []string{initialize, initialized, initialized}, []string{"unknown-id@4"}},
 		{"notification answered", []string{initialize, initialized, `> {"jsonrpc":"2.0","method":"notifications/initialized"}`, `< {"jsonrpc":"2.0","id":null,"result":{}}`},
@@ -108,7 +108,7 @@ func TestRugPullDiff(t *testing.T) {
 // TestEras: each message is tagged with its era.
 func TestEras(t *testing.T) {
 	r := Check(stdioEvents(initialize, initialized,
-		`> {"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`> {"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 		`< {"jsonrpc":"2.0","id":7,"result":{"tools":[]}}`))
 	var got []string
 	for _, m := range r.Messages {
@@ -117,5 +117,69 @@ func TestEras(t *testing.T) {
 	want := []string{"initialize 2025-11-25 session", "initialize 2025-11-25 session", "tools/list 2026-07-28", "tools/list 2026-07-28"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("eras (-want +got):\n%s", d)
+	}
+}
+
+// modern is the _meta of a 2026-07-28 request.
+const modern = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// TestSchema: each message is checked against the official schema of its
+// revision, a request by its method, a result by its request's method;
+// what matches passes, what does not is found with where it fails.
+func TestSchema(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string // "event: detail substring"
+	}{
+		{"a clean 2025-11-25 session", []string{initialize, initialized, `> {"jsonrpc":"2.0","method":"notifications/initialized"}`, listTools,
+			`< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"wc","inputSchema":{"type":"object"}}]}}`,
+			`> {"jsonrpc":"2.0","id":3,"method":"ping"}`, `< {"jsonrpc":"2.0","id":3,"result":{}}`,
+			`> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wc"}}`,
+			`< {"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown tool"}}`}, nil},
+		{"a tool without inputSchema", []string{initialize, initialized, listTools,
+			`< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"wc"}]}}`},
+			[]string{"5: the answer to tools/list does not match ListToolsResult in the 2025-11-25 schema: at /tools/0: missing property 'inputSchema'"}},
+		{"a content block without type", []string{initialize, initialized,
+			`> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wc"}}`,
+			`< {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"hi"}]}}`},
+			[]string{"5: the answer to tools/call does not match CallToolResult in the 2025-11-25 schema: at /content/0: missing property 'type'"}},
+		{"a request without its params", []string{initialize, initialized, `> {"jsonrpc":"2.0","id":3,"method":"tools/call"}`},
+			[]string{"4: tools/call does not match CallToolRequest in the 2025-11-25 schema: at /: missing property 'params'"}},
+		{"a 2026-07-28 result needs resultType", []string{
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modern + `}}`,
+			`< {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
+			[]string{"3: the answer to tools/list does not match ListToolsResultResponse in the 2026-07-28 schema"}},
+		{"a 2026-07-28 call may ask for input", []string{
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wc",` + modern + `}}`,
+			`< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`,
+			`< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"abc"}}`}, nil},
+		{"a server's notification in a 2026-07-28 exchange", []string{
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wc",` + modern + `}}`,
+			`< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`},
+			[]string{"3: notifications/progress does not match ProgressNotification in the 2026-07-28 schema: at /params: missing property 'progressToken'"}},
+		{"a 2025-11-25 task instead of a result", []string{initialize, initialized,
+			`> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wc","task":{"ttl":1000}}}`,
+			`< {"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2026-11-25T00:00:00Z","lastUpdatedAt":"2026-11-25T00:00:00Z","ttl":1000}}}`}, nil},
+		{"a revision with no schema here", []string{
+			`> {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
+			`< {"jsonrpc":"2.0","id":1,"result":{}}`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Check(stdioEvents(tt.lines...))
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, strconv.Itoa(f.Event)+": "+f.Detail)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("finding %d:\n%s\nwant it to start with\n%s", i, got[i], tt.want[i])
+				}
+			}
+		})
 	}
 }

@@ -17,6 +17,9 @@ type Rule struct {
 
 // Rules lists every finding the checker can make, with its explanation.
 var Rules = []Rule{
+	{"schema", SeverityError,
+		"The message does not match the official JSON schema of the revision in use: a request or notification is checked against its method's definition, a result against the result its request implies. A peer that parses by the schema (most SDKs do) rejects it, or drops what it cannot read.",
+		"Сообщение не соответствует официальной JSON-схеме используемой ревизии: запрос или уведомление проверяются по определению своего метода, результат — по результату, которого требует запрос. Собеседник, разбирающий сообщения по схеме (так делает большинство SDK), отвергнет его или потеряет то, что не сможет прочесть."},
 	{"stdout-noise", SeverityError,
 		"The server wrote something on stdout that is not a JSON-RPC message. On stdio, stdout carries only MCP messages, one per line; logs belong on stderr. A host may drop the line, or give up on the server.",
 		"Сервер написал в stdout то, что не является сообщением JSON-RPC. В stdio поток stdout несёт только сообщения MCP, по одному на строку; журналы пишут в stderr. Хост может пропустить строку или отказаться от сервера."},
@@ -71,6 +74,9 @@ var Rules = []Rule{
 	{"truncated", SeverityNote,
 		"The message was longer than the recording keeps, so it was not checked. It passed through whole.",
 		"Сообщение длиннее, чем хранит запись, поэтому оно не проверено. Через tap оно прошло целиком."},
+	{"checker-error", SeverityNote,
+		"Internal error in the checker: one of its schemas could not be loaded, so some messages were not checked against it. This says nothing about the recording.",
+		"Внутренняя ошибка проверки: одну из её схем не удалось загрузить, поэтому часть сообщений не проверена по ней. О записи это ничего не говорит."},
 	{"relay-broken", SeverityNote,
 		"The tap saw a connection break: a host that went away, an upstream that did not answer, a body cut off.",
 		"Tap увидел обрыв: хост ушёл, сервер не ответил, тело ответа оборвалось."},

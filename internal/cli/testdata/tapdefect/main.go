@@ -2,7 +2,7 @@
 // planted defect, so that tests can check that wirelab tap check finds
 // it and wirelab replay notices it. Everything else passes unchanged.
 //
-//	tapdefect -defect stdout-log|no-structured|answer-notification|reuse-ids COMMAND ARGS...
+//	tapdefect -defect stdout-log|no-structured|answer-notification|reuse-ids|no-input-schema|untyped-content COMMAND ARGS...
 package main
 
 import (
@@ -45,8 +45,13 @@ func main() {
 			line, err := r.ReadBytes('\n')
 			if len(line) > 0 {
 				line = bytes.TrimSuffix(line, []byte("\n"))
-				if *defect == "no-structured" {
+				switch *defect {
+				case "no-structured":
 					line = dropStructured(line)
+				case "no-input-schema":
+					line = dropInputSchema(line)
+				case "untyped-content":
+					line = untypeContent(line)
 				}
 				write(line)
 			}
@@ -86,18 +91,55 @@ func main() {
 	os.Exit(cmd.ProcessState.ExitCode())
 }
 
-// dropStructured removes structuredContent from a result.
-func dropStructured(line []byte) []byte {
+// editResult rewrites the result of a response with edit, which
+// reports whether it changed anything; other lines pass as they are.
+func editResult(line []byte, edit func(result map[string]any) bool) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(line, &m) != nil || m["result"] == nil {
 		return line
 	}
-	var result map[string]json.RawMessage
-	if json.Unmarshal(m["result"], &result) != nil || result["structuredContent"] == nil {
+	var result map[string]any
+	if json.Unmarshal(m["result"], &result) != nil || !edit(result) {
 		return line
 	}
-	delete(result, "structuredContent")
 	m["result"], _ = json.Marshal(result)
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// dropStructured removes structuredContent from a result.
+func dropStructured(line []byte) []byte {
+	return editResult(line, func(result map[string]any) bool {
+		_, ok := result["structuredContent"]
+		delete(result, "structuredContent")
+		return ok
+	})
+}
+
+// dropInputSchema removes inputSchema from the first tool a tools/list
+// result lists: a schema defect (every tool has one).
+func dropInputSchema(line []byte) []byte {
+	return editResult(line, func(result map[string]any) bool {
+		tools, _ := result["tools"].([]any)
+		if len(tools) == 0 {
+			return false
+		}
+		tool, _ := tools[0].(map[string]any)
+		delete(tool, "inputSchema")
+		return tool != nil
+	})
+}
+
+// untypeContent removes type from every content block of a result: a
+// schema defect (a block is known by its type).
+func untypeContent(line []byte) []byte {
+	return editResult(line, func(result map[string]any) bool {
+		content, _ := result["content"].([]any)
+		for _, c := range content {
+			if block, ok := c.(map[string]any); ok {
+				delete(block, "type")
+			}
+		}
+		return len(content) > 0
+	})
 }
