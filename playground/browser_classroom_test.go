@@ -436,3 +436,82 @@ func TestBrowserFollowerStatus(t *testing.T) {
 		t.Errorf("the follower's page complained:%s", c)
 	}
 }
+
+// TestBrowserTryThisFrame: a student's own wirelab follows the
+// instructor's (FollowRemote, as wirelab serve --follow does); its
+// console at ?watch=instructor shows the instructor's console with the
+// student's own beside it, and "try this frame here" puts the
+// presenter's frame into the student's composer, made the student's:
+// its Host the student's own server, its session the student's own.
+func TestBrowserTryThisFrame(t *testing.T) {
+	b := openBrowser(t) // the instructor's playground, and its tab
+	targets := liveServers(t)
+	student := New(tools.New(&tools.Options{DeployStep: time.Millisecond}), &Options{
+		HTTPURL: targets.HTTPURL, MCPURL: targets.MCPURL, A2AURL: targets.A2AURL, GRPCAddr: targets.GRPCAddr, Executable: os.Args[0],
+	})
+	srv := httptest.NewServer(student)
+	ctx, stop := context.WithCancel(context.Background())
+	relayed := make(chan error, 1)
+	// Ends when stop is called, in the cleanup.
+	go func() {
+		relayed <- student.hub.FollowRemote(ctx, "ws://"+strings.TrimPrefix(b.base, "http://")+"/ws?watch=presenter", nil, nil)
+	}()
+	t.Cleanup(func() {
+		stop()
+		<-relayed
+		srv.Close()
+		student.Close()
+	})
+
+	b.open("/console/mcp")
+	b.waitUntil("the instructor's console offers Present", `!document.getElementById("present").hidden`, consoleDump)
+	b.click("#present")
+	b.choose("target", "mcp-http")
+	b.choose("template", "initialize")
+	b.click("#send")
+	b.waitUntil("the instructor's initialize is answered", messageRows+`.length >= 2`, consoleDump)
+	b.choose("template", "notifications/initialized")
+
+	tabCtx, closeTab := chromedp.NewContext(b.ctx)
+	t.Cleanup(closeTab)
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("opening the student's tab: %v", err)
+	}
+	s := &browserTab{t: t, ctx: tabCtx, base: srv.URL}
+	s.open("/console/mcp?watch=instructor")
+	s.waitUntil("the student sees the instructor's console, live, with the next frame",
+		`document.getElementById("status").dataset.state === "live" && `+messageRows+`.length >= 2 && document.getElementById("composer").value.includes("notifications/initialized")`, followDump)
+	own := `document.getElementById("own-console").contentDocument`
+	s.waitUntil("the student's own console is beside it", own+`?.getElementById("check")?.className.startsWith("check")`, followDump)
+
+	// The instructor's initialize, tried here: to the student's own MCP server.
+	b.choose("template", "initialize")
+	s.waitUntil("the follower shows initialize", `document.getElementById("composer").value.includes('"initialize"')`, followDump)
+	s.click("#try")
+	studentHost := strings.TrimPrefix(targets.MCPURL, "http://")
+	studentHost = studentHost[:strings.Index(studentHost, "/")]
+	s.waitUntil("the student's composer has the frame, to the student's own server",
+		fmt.Sprintf(`%s.getElementById("composer").value.includes('"initialize"') && %s.getElementById("composer").value.includes("Host: %s") && %s.getElementById("target").value === "mcp-http"`, own, own, studentHost, own),
+		own+`.getElementById("composer").value`)
+	s.text(`(` + own + `.getElementById("send").click(), "")`)
+	s.waitUntil("the student's own server answers",
+		own+`.querySelectorAll('#transcript-rows tr.row[data-dir="in"]').length >= 1 && `+own+`.querySelector('#transcript-rows tr.row[data-dir="in"]').textContent.includes("200 OK")`,
+		own+`.getElementById("transcript-rows").innerText`)
+
+	// The next frame carries a session: tried here, it carries the
+	// student's, not the instructor's.
+	b.choose("template", "notifications/initialized")
+	instructorSession := b.text(`(document.getElementById("composer").value.match(/Mcp-Session-Id: (\S+)/) || [])[1] || ""`)
+	s.waitUntil("the follower shows the notification", `document.getElementById("composer").value.includes("notifications/initialized")`, followDump)
+	s.click("#try")
+	s.waitUntil("the student's composer has the notification", own+`.getElementById("composer").value.includes("notifications/initialized")`, own+`.getElementById("composer").value`)
+	got := s.text(own + `.getElementById("composer").value`)
+	if instructorSession == "" || strings.Contains(got, instructorSession) || !strings.Contains(got, "Mcp-Session-Id: ") || strings.Contains(got, "{{session}}") {
+		t.Errorf("tried here, the instructor's notification (session %q) became\n%s\nwant the student's own session in Mcp-Session-Id", instructorSession, got)
+	}
+	for _, tab := range []*browserTab{b, s} {
+		if c := tab.consoleText(); c != "" {
+			t.Errorf("a page complained:%s", c)
+		}
+	}
+}

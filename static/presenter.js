@@ -246,6 +246,9 @@ export class Following {
       case "status":
         if (msg.status === "waiting") this.say(this.T.waiting, "waiting");
         else if (msg.status === "ended") this.say(this.T.endedNext, "ended");
+        // The playground's own link to the presenter (a wirelab that
+        // follows a classroom) is down for now, and it tries again.
+        else if (msg.status === "reconnecting") this.say(this.T.reconnecting, "reconnecting");
         else if (msg.status === "live") {
           // The presenter's history comes next, from its start.
           this.parts.reset();
