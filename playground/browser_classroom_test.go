@@ -325,6 +325,32 @@ func TestBrowserClassroom(t *testing.T) {
 		t.Errorf("a follower's exercise page offers a grade, or does not say why not:\n%s", s)
 	}
 
+	// Progress reaches the instructor only when the follower opts in:
+	// the box, off at first, is remembered, and a frame check the
+	// follower makes then shows on the dashboard, failure and all.
+	const exercise = "frames-stdio-errors"
+	own.open("/console/stdio?exercise=" + exercise)
+	own.waitUntil("the follower's bar is there, sharing off", `!document.getElementById("room-bar").hidden && !document.querySelector(".room-share").checked`,
+		`"bar hidden: " + document.getElementById("room-bar").hidden`)
+	own.click(".room-share")
+	own.run("reloading", chromedp.Reload())
+	own.waitUntil("the choice to share is remembered", `!document.getElementById("room-bar").hidden && document.querySelector(".room-share").checked`,
+		`"bar hidden: " + document.getElementById("room-bar").hidden + ", checked: " + document.querySelector(".room-share").checked`)
+	own.waitUntil("the console has its session", `document.getElementById("status").textContent !== ""`, consoleDump)
+	own.click("#exercise-check")
+	own.waitUntil("the check has answered: not yet", `document.querySelector("#exercise-steps li") !== null`,
+		`document.getElementById("exercise-status").textContent`)
+	dash := c.tab(c.local, p)
+	dash.open("/classroom")
+	title := exerciseTitle(exercise, en)
+	dash.waitUntil("the dashboard shows Ada's failed check", fmt.Sprintf(`document.querySelector("main").innerText.includes("Ada") && document.querySelector("main").innerText.includes(%s)`, jsString(title)),
+		`document.querySelector("main").innerText`)
+	if f := c.room.Followers(); len(f) != 1 || !f[0].Share || f[0].Failure == nil || f[0].Failure.Exercise != exercise || f[0].Failure.Message == "" {
+		t.Errorf("the room has %+v, want Ada sharing, with a failure of %s that says where", f, exercise)
+	} else {
+		t.Logf("the dashboard has Ada's failure: %s", f[0].Failure.Message)
+	}
+
 	// The presenter opens a lesson; the follower, following, goes too,
 	// and to the frame the presenter has in view.
 	p.open("/learn/mcp-by-hand")
