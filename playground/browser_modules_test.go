@@ -32,6 +32,7 @@ func TestBrowserNoGlobals(t *testing.T) {
 		{"/", `document.querySelector('[data-comfort="theme"]') !== null`},
 		{"/learn/mcp-by-hand", `document.querySelector(".frame .frame-views") !== null`},
 		{"/console/mcp", `/^check (ok|bad)$/.test(document.getElementById("check").className)`},
+		{"/console/mcp?watch=presenter", `document.getElementById("status").dataset.state === "waiting"`},
 		{"/console/stdio?exercise=frames-stdio-errors", `/^check (ok|bad)$/.test(document.getElementById("check").className) && ` + fetched("exercise.js")},
 		{"/five-wires", fetched("verdict.js")},
 		{"/exercises/stdio-server", fetched("exercise.js")},

@@ -714,6 +714,19 @@ if (watching) {
     state: applyState,
   });
   if (el.try) {
+    // The student's console beside takes this page's theme and text
+    // size as they change (comfort.js sets them on <html>).
+    const root = document.documentElement;
+    const same = () => {
+      const theirs = el.own.contentDocument && el.own.contentDocument.documentElement;
+      if (!theirs) return;
+      for (const key of ["theme", "size"]) {
+        if (root.dataset[key]) theirs.dataset[key] = root.dataset[key];
+        else delete theirs.dataset[key];
+      }
+    };
+    new MutationObserver(same).observe(root, { attributes: true, attributeFilter: ["data-theme", "data-size"] });
+    el.own.addEventListener("load", same);
     el.try.addEventListener("click", () => {
       const t = { op: "try", target: currentTarget(), to: isCustom() ? el.to.value.trim() : "", frame: known.unfill(el.composer.value) };
       el.own.contentWindow.postMessage(t, location.origin);
