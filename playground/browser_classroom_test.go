@@ -422,6 +422,13 @@ func TestBrowserFollowerStatus(t *testing.T) {
 	p.click("#present")
 	b.waitUntil("a presenter: live", status+` === "live"`, followDump)
 
+	// A frame longer than a state may carry reaches the follower cut,
+	// and says so.
+	p.text(`(() => { const c = document.getElementById("composer"); c.value = "x".repeat(100000); c.dispatchEvent(new Event("input")); return ""; })()`)
+	b.waitUntil("the follower shows the long frame's start, marked cut",
+		`(v => v.startsWith("xxxx") && v.endsWith("\n…") && v.length < 64 * 1024)(document.getElementById("composer").value)`,
+		`"composer: " + document.getElementById("composer").value.length + " characters, ending " + JSON.stringify(document.getElementById("composer").value.slice(-10))`)
+
 	// The projector's settings: dark, large. The status, the switch and
 	// the read-only mark keep their contrast, and nothing runs off the
 	// page.

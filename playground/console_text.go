@@ -47,6 +47,7 @@ type consoleText struct {
 	CopyAs       string    `json:"copyAs"`
 	Connected    string    `json:"connected"`
 	Closed       string    `json:"closed"`
+	Refused      string    `json:"refused"` // the socket did not open at all
 	Watching     string    `json:"watchingSession"`
 	Earlier      string    `json:"earlier"`
 	NoBytes      string    `json:"noBytes"`
@@ -197,6 +198,7 @@ func consoleStrings(l lang) consoleText {
 			CopyAs:       "Копировать как %s",
 			Connected:    "подключено",
 			Closed:       "соединение закрыто; следующая отправка подключит заново (серверы stdio стартуют заново)",
+			Refused:      "плейграунд не принял соединение этой страницы; обновите страницу, чтобы попробовать снова",
 			Watching:     "только просмотр: сессия %s",
 			Earlier:      "— выше: до перезагрузки страницы —",
 			NoBytes:      "байтов этого вызова здесь нет: байты вызова gRPC приходят с его записью, вместе с ответом",
@@ -256,6 +258,7 @@ func consoleStrings(l lang) consoleText {
 		CopyAs:       "Copy as %s",
 		Connected:    "connected",
 		Closed:       "the connection closed; the next send reconnects (stdio servers start afresh)",
+		Refused:      "the playground did not accept this page's connection; reload the page to try again",
 		Watching:     "watching session %s, read only",
 		Earlier:      "— above: before the page was reloaded —",
 		NoBytes:      "no bytes of this call here: a gRPC call's bytes come with its capture, in the answer",

@@ -275,11 +275,27 @@ function heard(msg) {
     return;
   }
   if (msg.op === "closed") {
-    el.status.textContent = T.closed;
+    // A socket refused before it opened did not close: say what it
+    // was, as far as the page can tell (a classroom's page that has not
+    // joined is sent to the join page).
+    if (!msg.opened) refused();
+    else el.status.textContent = T.closed;
     return;
   }
   known.learn(msg);
   transcript.event(msg);
+}
+
+// refused says why the playground did not take the socket, as far as
+// the page can learn it by asking for itself again.
+async function refused() {
+  el.status.textContent = T.refused;
+  try {
+    const r = await fetch(location.href, { method: "HEAD" });
+    if (r.redirected && new URL(r.url).pathname === "/join") el.status.textContent = T.follow.joinFirst;
+  } catch (e) {
+    // The playground is gone: what the status says stands.
+  }
 }
 
 // ---- the transcript
@@ -658,8 +674,10 @@ function applyState(s) {
   el.to.value = typeof s.to === "string" ? s.to : "";
   el.toRow.hidden = !isCustom();
   showTarget();
-  if (typeof s.frame === "string" && s.frame !== el.composer.value) {
-    el.composer.value = s.frame;
+  // A frame too long for the state comes cut: it says so at its end.
+  const frame = typeof s.frame === "string" ? s.frame + (s.cut ? "\n…" : "") : null;
+  if (frame !== null && frame !== el.composer.value) {
+    el.composer.value = frame;
     checkFrame();
   }
   if (typeof s.view === "string" && views[s.view] && s.view !== view) setView(s.view);

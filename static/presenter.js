@@ -21,7 +21,8 @@
 //    target's, or ""), frame (the composer's text), row (the selected
 //    row's index in the session's transcript, or -1), rowAt (that row's
 //    time, to find it by if the indexes differ), view ("pretty", "raw",
-//    "hex"), frameIndex (the lesson frame in view, or -1), lang}
+//    "hex"), frameIndex (the lesson frame in view, or -1), lang, cut
+//    (true when frame is only the start of the composer's text)}
 
 import { WireSocket } from "./wire.js";
 
@@ -29,6 +30,10 @@ import { WireSocket } from "./wire.js";
 // before it sends its state: typing sends one state per pause, not one
 // per key, and followers still see the typing as it happens.
 const stateDelay = 100;
+
+// maxState is the most a state may weigh, as JSON: the engine's limit
+// (64 KiB, playground/wire/presenter.go) less room for the envelope.
+const maxState = 60 * 1024;
 
 // stateRetry is how long the page waits to send its state again after
 // the playground refused one.
@@ -157,7 +162,14 @@ export class Presenter {
 
   sendState() {
     if (!this.on) return;
-    this.states.add(this.wire.send({ op: "state", state: this.stateOf() }));
+    const state = this.stateOf();
+    // The playground relays a state of at most 64 KiB: a frame longer
+    // than fits goes cut, marked so, rather than not at all.
+    while (typeof state.frame === "string" && state.frame.length > 0 && new TextEncoder().encode(JSON.stringify(state)).length > maxState) {
+      state.frame = state.frame.slice(0, Math.floor(state.frame.length / 2));
+      state.cut = true;
+    }
+    this.states.add(this.wire.send({ op: "state", state: state }));
     // Only the latest few could still be refused; the set stays small.
     if (this.states.size > 64) this.states.delete(this.states.values().next().value);
   }
