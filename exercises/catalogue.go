@@ -56,8 +56,8 @@ type Exercise struct {
 	ID   string `json:"id"`
 	Kind Kind   `json:"kind"`
 	// Lesson is the slug of the chapter the exercise belongs to: stdio,
-	// http, grpc, versions, mcp-by-hand, mcp-clients, mcp-stateless or
-	// a2a.
+	// http, grpc, versions, mcp-by-hand, mcp-clients, mcp-stateless,
+	// debugging-a-real-host or a2a.
 	Lesson string `json:"lesson"`
 	Title  Text   `json:"title"`
 	Hints  Hints  `json:"hints"`
@@ -330,6 +330,25 @@ func List() []Exercise {
 					"Определяйте эпоху для каждого запроса, прежде всего остального: params._meta с ключом io.modelcontextprotocol/ (и server/discover) — это 2026-07-28; без такого _meta — сессия 2025-11-25. На уведомления не отвечают ни в одной эпохе.",
 					"Запрос 2026-07-28 проверяется сам по себе: нет protocolVersion или clientCapabilities — это -32602; ревизия, которую вы не обслуживаете, — -32022 с data {supported, requested}. Только потом выполняйте его и добавляйте в результат \"resultType\": \"complete\".",
 					"Держите состояние сессии только для старой эпохи: запросу 2026-07-28 не нужен initialize, и он не отмечает сессию начатой, а ping и logging/setLevel в его эпохе — это -32601.",
+				},
+			},
+		},
+		{
+			ID: "find-the-defect", Kind: Code, Lesson: "debugging-a-real-host",
+			Title: Text{
+				EN: "Find the defect in a recording",
+				RU: "Найдите дефект в записи",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Make the recording readable first: jq -r 'select(.kind=="line") | "\(.seq) \(.dir) \(.data)"' recording.jsonl prints one message a line with its number, and "err" lines are only the server's logs.`,
+					"Every line is valid JSON-RPC and the host went on happily, so the defect is a broken promise: read what the server declared in tools/list, then check each answer against it.",
+					"A tool's outputSchema binds its successful results: they must carry structuredContent. A result with isError is a tool error, which is allowed. Which successful result has no structuredContent?",
+				},
+				RU: []string{
+					`Сначала сделайте запись читаемой: jq -r 'select(.kind=="line") | "\(.seq) \(.dir) \(.data)"' recording.jsonl печатает по сообщению на строку с его номером, а строки «err» — это лишь журнал сервера.`,
+					"Каждая строка — корректный JSON-RPC, и хост спокойно работал дальше, значит, дефект — нарушенное обещание: прочитайте, что сервер объявил в tools/list, и сверьте с этим каждый ответ.",
+					"outputSchema инструмента связывает его успешные результаты: в них должен быть structuredContent. Результат с isError — ошибка инструмента, и это допустимо. В каком успешном результате нет structuredContent?",
 				},
 			},
 		},

@@ -15,7 +15,7 @@ import (
 )
 
 func TestCatalogue(t *testing.T) {
-	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "a2a": true}
+	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "debugging-a-real-host": true, "a2a": true}
 	seen := map[string]bool{}
 	kinds := map[Kind]int{}
 	for _, e := range List() {
@@ -39,8 +39,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("ByID(%q) = %v, %v", e.ID, got.ID, ok)
 		}
 	}
-	if kinds[Code] != 8 || kinds[Frame] != 8 {
-		t.Errorf("%d code and %d frame exercises, want 8 of each", kinds[Code], kinds[Frame])
+	if kinds[Code] != 9 || kinds[Frame] != 8 {
+		t.Errorf("%d code and %d frame exercises, want 9 and 8", kinds[Code], kinds[Frame])
 	}
 	if _, ok := ByID("nope"); ok {
 		t.Error("ByID found an exercise that does not exist")
@@ -119,7 +119,7 @@ func TestStartersEmbedded(t *testing.T) {
 // the standard library; whatever else a starter imports, the workspace's
 // go.mod must require.
 func TestStarterImports(t *testing.T) {
-	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "mcp-dual": true, "a2a-client": true}
+	stdlibOnly := map[string]bool{"stdio-server": true, "mcp-server": true, "http-server": true, "schema-versions": true, "mcp-client": true, "mcp-dual": true, "find-the-defect": true, "a2a-client": true}
 	files, _ := filepath.Glob("*/*.go")
 	for _, path := range files {
 		id := filepath.Dir(path)

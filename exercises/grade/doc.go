@@ -95,6 +95,10 @@
 // Clients print their result on stdout and exit 0 on success, non-zero
 // when the tool or the task failed.
 //
+// find-the-defect is read, not written: its program only prints the
+// learner's answer, the event and the code of the defect they found in
+// a recording, on one line, and the grader judges the answer.
+//
 // # Adding a grader
 //
 // Write a function returning the *Grader in a file named after the
