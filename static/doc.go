@@ -8,8 +8,10 @@
 //	wire.js        the websocket to the engine (playground/wire)
 //	transcript.js  the engine's events as rows, and a row's views
 //	sequence.js    a transcript as a sequence diagram
+//	presenter.js   the classroom live: presenting, and following the presenter
+//	room.js        a classroom follower's bar: where it is, progress if shared
 //	console.js     a wire console (entry)
-//	frames.js      a lesson's runnable frames (entry)
+//	frames.js      a lesson's runnable frames and its part in a classroom (entry)
 //	fivewires.js   the five-wires page (entry), with verdict.js
 //	exercise.js    an exercise's Check (entry)
 //
