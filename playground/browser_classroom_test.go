@@ -289,6 +289,12 @@ func TestBrowserClassroom(t *testing.T) {
 	f.waitUntil("the follower shows the presenter's row in the raw view",
 		`document.querySelector("#transcript-rows tr.selected")?.dataset.n === "2" && document.querySelector('.view-tab[aria-selected="true"]').dataset.view === "raw" && document.getElementById("detail-body").textContent.includes("␍")`, followDump)
 
+	// A follower who comes late gets the history, then the state.
+	late := c.tab(c.remote, nil)
+	c.join(late, "Grace", "/console/mcp?watch=presenter")
+	late.waitUntil("the late follower has the four rows and the presenter's row in the raw view",
+		messageRows+`.length === 4 && document.querySelector("#transcript-rows tr.selected")?.dataset.n === "2" && document.querySelector('.view-tab[aria-selected="true"]').dataset.view === "raw"`, followDump)
+
 	// Follow off: the follower reads at its own pace; on: back to the
 	// presenter.
 	f.click("#follow")
@@ -345,8 +351,8 @@ func TestBrowserClassroom(t *testing.T) {
 	title := exerciseTitle(exercise, en)
 	dash.waitUntil("the dashboard shows Ada's failed check", fmt.Sprintf(`document.querySelector("main").innerText.includes("Ada") && document.querySelector("main").innerText.includes(%s)`, jsString(title)),
 		`document.querySelector("main").innerText`)
-	if f := c.room.Followers(); len(f) != 1 || !f[0].Share || f[0].Failure == nil || f[0].Failure.Exercise != exercise || f[0].Failure.Message == "" {
-		t.Errorf("the room has %+v, want Ada sharing, with a failure of %s that says where", f, exercise)
+	if f := c.room.Followers(); len(f) != 2 || !f[0].Share || f[0].Failure == nil || f[0].Failure.Exercise != exercise || f[0].Failure.Message == "" {
+		t.Errorf("the room has %+v, want Ada (first) sharing, with a failure of %s that says where, and Grace", f, exercise)
 	} else {
 		t.Logf("the dashboard has Ada's failure: %s", f[0].Failure.Message)
 	}
