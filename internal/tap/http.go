@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"mime"
 	"net/http"
 	"net/http/httputil"
@@ -71,6 +72,9 @@ func NewProxy(upstream string, rec *Recorder, opts *ProxyOptions) (*Proxy, error
 		FlushInterval:  -1,
 		ModifyResponse: p.response,
 		ErrorHandler:   p.failed,
+		// A body that breaks off is in the record (http-end says why);
+		// the tap's own stderr is not where a host's traffic goes.
+		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	return p, nil
 }
@@ -90,10 +94,25 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		max := p.rec.opts.MaxData
 		head, err := io.ReadAll(io.LimitReader(r.Body, int64(max)+1))
 		e.setData(head, max)
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+		if len(head) <= max {
+			// The whole body is in hand: the upstream gets it from
+			// memory. Were it read from the host's request, net/http
+			// would close that as soon as the answer's head is written
+			// (it has seen its end), while the transport may still be
+			// reading it to check that no bytes come after the
+			// Content-Length; the failed read would close the upstream
+			// connection in the middle of the answer.
+			r.Body = io.NopCloser(bytes.NewReader(head))
+		} else {
+			// Longer than the record keeps: the rest streams from the
+			// host, and full duplex keeps net/http from closing the
+			// request body while the transport still sends it.
+			http.NewResponseController(w).EnableFullDuplex()
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+		}
 		if err != nil {
 			p.rec.Add(e)
 			p.note(n, Out, "reading the request body: "+err.Error())
@@ -104,7 +123,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.rec.Add(e)
 	if p.loopback {
 		if refusal := loopback.Check(r); refusal != nil {
-			p.note(n, In, "refused by the tap: "+refusal.Reason)
+			p.rec.Add(Event{Kind: KindNote, Dir: In, Exchange: n, Refused: true, Data: "refused by the tap: " + refusal.Reason})
 			http.Error(w, refusal.Reason, refusal.Status)
 			return
 		}
@@ -196,7 +215,7 @@ func (b *bodyRecorder) take(p []byte) {
 		b.keep(p[:i+1])
 		p = p[i+1:]
 		if endsEvent(b.buf) {
-			b.event()
+			b.event(false)
 		}
 	}
 }
@@ -217,10 +236,10 @@ func endsEvent(buf []byte) bool {
 	return len(t) == 0 || t[len(t)-1] == '\n'
 }
 
-func (b *bodyRecorder) event() {
+func (b *bodyRecorder) event(cut bool) {
 	text := bytes.TrimRight(b.buf, "\r\n")
 	if len(text) > 0 { // blank lines between events are not events
-		e := Event{Dir: In, Kind: KindSSEEvent, Exchange: b.exchange}
+		e := Event{Dir: In, Kind: KindSSEEvent, Exchange: b.exchange, NoEOL: cut}
 		e.setData(text, b.rec.opts.MaxData)
 		e.Size, e.Truncated = b.size, b.size > len(b.buf)
 		b.rec.Add(e)
@@ -232,10 +251,10 @@ func (b *bodyRecorder) finish(err error) {
 	b.once.Do(func() {
 		if b.sse {
 			if len(bytes.TrimSpace(b.buf)) > 0 {
-				b.event() // a last event cut off by the end of the stream
+				b.event(true) // a last event cut off by the end of the stream
 			}
 		} else if b.size > 0 {
-			e := Event{Dir: In, Kind: KindHTTPBody, Exchange: b.exchange}
+			e := Event{Dir: In, Kind: KindHTTPBody, Exchange: b.exchange, NoEOL: err != io.EOF}
 			e.setData(b.buf, b.rec.opts.MaxData)
 			e.Size, e.Truncated = b.size, b.size > len(b.buf)
 			b.rec.Add(e)

@@ -53,8 +53,9 @@ type Event struct {
 	// Truncated is set.
 	Size      int  `json:"size,omitempty"`
 	Truncated bool `json:"truncated,omitempty"`
-	// NoEOL marks a last line that ended without a newline: the stream
-	// closed in the middle of a message.
+	// NoEOL marks a last line that ended without a newline, an HTTP body
+	// or event, or an HTTP/2 frame, that the connection's end cut off:
+	// the stream closed in the middle of a message.
 	NoEOL bool `json:"noEOL,omitempty"`
 
 	// Exchange pairs an HTTP request with its response, body and events.
@@ -67,9 +68,12 @@ type Event struct {
 	// Conn numbers a gRPC connection from the host; a frame's Frame is
 	// its type ("HEADERS", "DATA", ...; "PREFACE" for the client's
 	// preface) and Stream its stream, both read from its header.
-	Conn   int    `json:"conn,omitempty"`
-	Frame  string `json:"frame,omitempty"`
-	Stream uint32 `json:"stream,omitempty"`
+	Conn int `json:"conn,omitempty"`
+	// Refused marks a note of an HTTP request the tap answered itself,
+	// refusing it (package loopback), so that the server never saw it.
+	Refused bool   `json:"refused,omitempty"`
+	Frame   string `json:"frame,omitempty"`
+	Stream  uint32 `json:"stream,omitempty"`
 
 	// Start: what was tapped. Exit: how the server ended.
 	Command  []string `json:"command,omitempty"`

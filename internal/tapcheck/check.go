@@ -70,6 +70,8 @@ func Check(events []tap.Event) *Report {
 		tools:  map[string]*tool{},
 		reqs:   map[int]tap.Event{},
 		resps:  map[int]tap.Event{},
+
+		hostMessage: map[int]hostMessage{},
 	}
 	for _, e := range events {
 		c.event(e)
@@ -95,6 +97,16 @@ type checker struct {
 	exchangeConv map[int]*conversation
 	// schemas are the official JSON schemas of the revisions met.
 	schemas schemas
+	// hostMessage is the JSON-RPC message each HTTP request carried.
+	hostMessage map[int]hostMessage
+}
+
+// hostMessage is what an HTTP request's body carried: a request (its
+// id) or a notification.
+type hostMessage struct {
+	event        int
+	id           string
+	notification bool
 }
 
 // conversation is one stdio pipe or one HTTP session: the scope of
@@ -120,6 +132,9 @@ type request struct {
 	tool   string // for tools/call
 	era    string
 	task   bool // 2025-11-25: params.task asks for a task instead of the result
+	// invalid is the index in the report's findings of the request's
+	// own schema finding, or -1.
+	invalid int
 }
 
 // tool is what tools/list said about a tool.
@@ -188,15 +203,26 @@ func (c *checker) event(e tap.Event) {
 			c.find("relay-broken", e.Seq, "%s", e.Data)
 		}
 		c.resps[e.Exchange] = e
-	case tap.KindHTTPBody:
-		if head, ok := c.resps[e.Exchange]; ok && isJSON(head.Header.Get("Content-Type")) {
-			c.message(e, e.Bytes(), c.exchangeConversation(c.reqs[e.Exchange]), false)
+	case tap.KindHTTPBody, tap.KindSSEEvent:
+		if e.NoEOL {
+			// The connection ended in the middle: the host went away, or
+			// the upstream broke off. What arrived is not a message.
+			c.find("relay-broken", e.Seq, "%s cut off after %d bytes; not checked", e.Kind, e.Size)
+			return
 		}
-	case tap.KindSSEEvent:
-		if data, ok := sseData(e.Bytes()); ok {
-			c.message(e, data, c.exchangeConversation(c.reqs[e.Exchange]), false)
+		cv := c.exchangeConversation(c.reqs[e.Exchange])
+		if e.Kind == tap.KindSSEEvent {
+			if data, ok := sseData(e.Bytes()); ok {
+				c.message(e, data, cv, false)
+			}
+		} else if head, ok := c.resps[e.Exchange]; ok && isJSON(head.Header.Get("Content-Type")) {
+			c.message(e, e.Bytes(), cv, false)
 		}
 	case tap.KindNote:
+		if e.Refused {
+			c.find("tap-refused", e.Seq, "%s", e.Data)
+			return
+		}
 		c.find("relay-broken", e.Seq, "%s", e.Data)
 	}
 }
@@ -243,6 +269,9 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 	switch msg := msg.(type) {
 	case *jsonrpc.Request:
 		m.Method = msg.Method
+		if e.Kind == tap.KindHTTPRequest {
+			c.hostMessage[e.Exchange] = hostMessage{event: e.Seq, id: msg.ID.String(), notification: msg.IsNotification()}
+		}
 		m.Era = c.requestEra(e, msg, cv)
 		switch {
 		case m.Era == "" && e.Dir == tap.In:
@@ -250,9 +279,10 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		case m.Era != "" && e.Dir == tap.Out:
 			cv.era = m.Era
 		}
+		invalid := -1
 		if s := c.schemas.get(revision(m.Era)); s != nil && m.Era != "" {
 			if def, ok := s.methods[e.Dir][msg.Method]; ok {
-				c.validate(e, s.rev, def, data, msg.Method)
+				invalid = c.validate(e, s.rev, def, data, msg.Method)
 			}
 		}
 		if msg.IsNotification() {
@@ -270,7 +300,7 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 			Task json.RawMessage `json:"task"`
 		}
 		json.Unmarshal(msg.Params, &p)
-		req := &request{method: msg.Method, era: m.Era, task: len(p.Task) > 0 && string(p.Task) != "null"}
+		req := &request{method: msg.Method, era: m.Era, task: len(p.Task) > 0 && string(p.Task) != "null", invalid: invalid}
 		if msg.Method == "tools/call" {
 			req.tool = p.Name
 		}
@@ -302,6 +332,12 @@ func (c *checker) validateResponse(e tap.Event, req *request, msg *jsonrpc.Respo
 	}
 	what := "the answer to " + req.method
 	if msg.Error != nil {
+		if req.invalid >= 0 {
+			// The request broke the schema, and the server said no, as it
+			// should: the finding is the requester's.
+			f := &c.report.Findings[req.invalid]
+			f.Detail += fmt.Sprintf(" (event %d refuses it: error %d)", e.Seq, msg.Error.Code)
+		}
 		c.validate(e, s.rev, "JSONRPCErrorResponse", data, what)
 		return
 	}
@@ -330,6 +366,12 @@ func (c *checker) requestEra(e tap.Event, msg *jsonrpc.Request, cv *conversation
 		json.Unmarshal(v, &rev)
 		return rev
 	}
+	if e.Kind == tap.KindHTTPRequest && e.Header.Get("Mcp-Session-Id") == "" && e.Header.Get("Mcp-Protocol-Version") == EraModern && msg.Method != "initialize" {
+		// Outside a session, the MCP-Protocol-Version header names the
+		// revision of a request whose _meta leaves it out: a 2026-07-28
+		// request that breaks its schema, not one before initialize.
+		return EraModern
+	}
 	switch {
 	case msg.Method == "initialize":
 		cv.initialized = p.ProtocolVersion
@@ -347,6 +389,24 @@ func (c *checker) requestEra(e tap.Event, msg *jsonrpc.Request, cv *conversation
 // notification, or an unknown id. A null-id error is the right answer to
 // bytes whose id could not be read, and is not a finding.
 func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, other string) {
+	if e.Exchange != 0 && msg.ID.IsNull() {
+		// On HTTP, an answer in a response's body can only answer the
+		// request of its own exchange.
+		switch host := c.hostMessage[e.Exchange]; {
+		case host.notification:
+			c.find("notification-answered", e.Seq, "answers the notification in event %d", host.event)
+			return
+		case host.id != "" && msg.Error != nil:
+			// An error before the message was read to its id: Streamable
+			// HTTP refuses a request for a session that is gone (404)
+			// before it parses the body, and a JSON-RPC error with a
+			// null id is the usual body of that refusal.
+			delete(cv.pending[other], host.id)
+			return
+		}
+		c.find("unknown-id", e.Seq, "%s answers id null in exchange %d, whose request was not a request with an id", sideName(e.Dir), e.Exchange)
+		return
+	}
 	if msg.ID.IsNull() {
 		if n, ok := cv.lastNotification[other]; ok {
 			c.find("notification-answered", e.Seq, "answers the notification in event %d", n)

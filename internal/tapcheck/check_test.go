@@ -1,6 +1,8 @@
 package tapcheck
 
 import (
+	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,6 +173,81 @@ func TestSchema(t *testing.T) {
 			var got []string
 			for _, f := range r.Findings {
 				got = append(got, strconv.Itoa(f.Event)+": "+f.Detail)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("finding %d:\n%s\nwant it to start with\n%s", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// exchange makes the events of one HTTP exchange: a POST with body and
+// headers, and an answer (JSON, or an event stream when it starts
+// with "data:"). cut marks the answer cut off by the connection's end.
+func exchange(n, seq int, header http.Header, body string, status int, answer string, cut bool) []tap.Event {
+	json := http.Header{"Content-Type": {"application/json"}}
+	for k, v := range header {
+		json[k] = v
+	}
+	events := []tap.Event{
+		{Seq: seq, Kind: tap.KindHTTPRequest, Dir: tap.Out, Exchange: n, Method: "POST", Header: json, Data: body, Size: len(body)},
+	}
+	kind, ct := tap.KindHTTPBody, "application/json"
+	if strings.HasPrefix(answer, "data:") {
+		kind, ct = tap.KindSSEEvent, "text/event-stream"
+	}
+	events = append(events, tap.Event{Seq: seq + 1, Kind: tap.KindHTTPResponse, Dir: tap.In, Exchange: n, Status: status, Header: http.Header{"Content-Type": {ct}}})
+	if answer != "" {
+		events = append(events, tap.Event{Seq: seq + 2, Kind: kind, Dir: tap.In, Exchange: n, Data: answer, Size: len(answer), NoEOL: cut})
+	}
+	return events
+}
+
+// TestHTTPRules: on HTTP, an answer belongs to its own exchange.
+func TestHTTPRules(t *testing.T) {
+	session := http.Header{"Mcp-Session-Id": {"s1"}, "Mcp-Protocol-Version": {"2025-11-25"}}
+	start := []tap.Event{{Seq: 1, Kind: tap.KindStart, Format: tap.Format}}
+	handshake := exchange(1, 2, nil, initialize[2:], 200, initialized[2:], false)
+	handshake[1].Header.Set("Mcp-Session-Id", "s1") // the answer to initialize names the session
+	notify := exchange(2, 10, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, "", false)
+	tests := []struct {
+		name   string
+		events [][]tap.Event
+		want   []string // "code@event: detail prefix"
+	}{
+		{"a request in a session that is gone, refused with a null id", [][]tap.Event{handshake, notify,
+			exchange(3, 20, session, listTools[2:], 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no session"}}`, false)}, nil},
+		{"a notification answered in its own exchange", [][]tap.Event{handshake,
+			exchange(2, 10, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 200, `{"jsonrpc":"2.0","id":null,"result":{}}`, false)},
+			[]string{"notification-answered@12: answers the notification in event 10"}},
+		{"a body cut off is not checked", [][]tap.Event{handshake, notify,
+			exchange(3, 20, session, listTools[2:], 200, `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"na`, true)},
+			[]string{"relay-broken@22: http-body cut off after"}},
+		{"an event cut off is not checked", [][]tap.Event{handshake, notify,
+			exchange(3, 20, session, listTools[2:], 200, `data: {"jsonrpc":"2.0","id":2,"res`, true)},
+			[]string{"relay-broken@22: sse-event cut off after"}},
+		{"a refusal by the tap", [][]tap.Event{{{Seq: 2, Kind: tap.KindNote, Dir: tap.In, Exchange: 1, Refused: true, Data: "refused by the tap: Host"}}},
+			[]string{"tap-refused@2: refused by the tap"}},
+		{"a 2026-07-28 request named by its header alone, refused", [][]tap.Event{
+			exchange(1, 2, http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`, 400,
+				`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no _meta"}}`, false)},
+			[]string{"schema@2: tools/list does not match ListToolsRequest in the 2026-07-28 schema: at /params: missing property '_meta' (event 4 refuses it: error -32602)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := start
+			for _, e := range tt.events {
+				events = append(events, e...)
+			}
+			r := Check(events)
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, fmt.Sprintf("%s@%d: %s", f.Code, f.Event, f.Detail))
 			}
 			if len(got) != len(tt.want) {
 				t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))

@@ -171,27 +171,30 @@ func revision(era string) string {
 }
 
 // validate checks one whole message, or part of it, against a definition
-// of the schema of rev, and reports what does not match.
-func (c *checker) validate(e tap.Event, rev, def string, instance []byte, what string) {
+// of the schema of rev, and reports what does not match. It returns the
+// index of the finding in the report, or -1.
+func (c *checker) validate(e tap.Event, rev, def string, instance []byte, what string) int {
 	s := c.schemas.get(rev)
 	if s == nil {
-		return // a revision whose schema is not embedded
+		return -1 // a revision whose schema is not embedded
 	}
 	compiled, err := s.def(def)
 	if err != nil {
 		if c.schemas.err == nil {
 			c.schemas.err = err
 		}
-		return
+		return -1
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
 	if err != nil {
-		return // not JSON: reported as such elsewhere
+		return -1 // not JSON: reported as such elsewhere
 	}
 	var verr *jsonschema.ValidationError
 	if err := compiled.Validate(doc); errors.As(err, &verr) {
 		c.find("schema", e.Seq, "%s does not match %s in the %s schema: %s", what, def, rev, strings.Join(leaves(verr, 3), "; "))
+		return len(c.report.Findings) - 1
 	}
+	return -1
 }
 
 // leaves returns the innermost failures of a validation, at most max, each
