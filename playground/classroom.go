@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -42,6 +43,17 @@ type Classroom struct {
 	// LogDir is where the dashboard writes a session log when the
 	// instructor asks for one. Empty means nowhere: the button says so.
 	LogDir string
+}
+
+// FollowRemote relays the presenter of an instructor's playground, which
+// this wirelab joined as a follower (wirelab serve --follow), into this
+// playground: its tabs that watch "instructor" (/ws?watch=instructor)
+// see what a follower of the instructor's playground sees. wsURL is the
+// instructor's /ws?watch=presenter, header carries the follower's
+// cookie. It returns when ctx ends or the playground closes; report
+// hears each time the connection comes or goes (wire.Hub.FollowRemote).
+func (p *Playground) FollowRemote(ctx context.Context, wsURL string, header http.Header, report func(wire.RelayReport)) error {
+	return p.hub.FollowRemote(ctx, wsURL, header, report)
 }
 
 // Limits of the classroom's pages, each with its reason.

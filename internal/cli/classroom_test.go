@@ -57,27 +57,11 @@ var (
 )
 
 // startClassroom runs `wirelab serve --no-open --classroom` with args,
-// with a wirelab home of its own, and reads what it announces. The
-// process gets SIGTERM at the end of the test, and must then exit
-// cleanly.
+// with a wirelab home of its own, and reads what it announces.
 func startClassroom(t *testing.T, home string, args ...string) classroomProcess {
 	t.Helper()
-	args = append([]string{"serve", "--no-open", "--classroom"}, args...)
-	cmd := exec.Command(wirelabBin, args...)
-	cmd.Env = append(os.Environ(), "WIRELAB_HOME="+home)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	var p classroomProcess
-	var seen []string
-	lines := bufio.NewScanner(stderr)
-	for p.instructor == "" && lines.Scan() {
-		line := lines.Text()
-		seen = append(seen, line)
+	for _, line := range startWirelab(t, home, instructorLine, append([]string{"serve", "--no-open", "--classroom"}, args...)...) {
 		if m := joinLine.FindStringSubmatch(line); m != nil {
 			p.joinURLs = append(p.joinURLs, m[1])
 		}
@@ -88,10 +72,42 @@ func startClassroom(t *testing.T, home string, args ...string) classroomProcess 
 			p.instructor = m[1]
 		}
 	}
-	if p.instructor == "" || p.code == "" || len(p.joinURLs) == 0 {
+	if p.code == "" || len(p.joinURLs) == 0 {
+		t.Fatalf("%v announced no code or join URL", args)
+	}
+	return p
+}
+
+// startWirelab runs wirelab with args and a wirelab home of its own, and
+// returns the lines of its stderr up to the first that matches until.
+// The process gets SIGTERM at the end of the test, and must then exit
+// cleanly.
+func startWirelab(t *testing.T, home string, until *regexp.Regexp, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(wirelabBin, args...)
+	cmd.Env = append(os.Environ(), "WIRELAB_HOME="+home)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A process that never prints the line is killed, which ends the
+	// reading below: a guard against hanging, not a measurement.
+	guard := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	var seen []string
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		seen = append(seen, lines.Text())
+		if until.MatchString(lines.Text()) {
+			break
+		}
+	}
+	if !guard.Stop() || len(seen) == 0 || !until.MatchString(seen[len(seen)-1]) {
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatalf("%v did not announce the classroom:\n%s", args, strings.Join(seen, "\n"))
+		t.Fatalf("%v never printed a line like %s:\n%s", args, until, strings.Join(seen, "\n"))
 	}
 	go io.Copy(io.Discard, stderr) // ends when the process exits
 	t.Cleanup(func() {
@@ -100,7 +116,7 @@ func startClassroom(t *testing.T, home string, args ...string) classroomProcess 
 			t.Errorf("%v after SIGTERM: %v, want a clean exit", args, err)
 		}
 	})
-	return p
+	return seen
 }
 
 // fetch sends a request the way a page at base would (its Origin on a

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 
+	"github.com/wirelab/wirelab/internal/classroom"
 	"github.com/wirelab/wirelab/playground"
 	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/grpctool"
@@ -22,6 +23,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 	addr := fs.String("addr", defaultServeAddr, "address of the playground")
 	noOpen := fs.Bool("no-open", false, "do not open a browser")
 	inClass := fs.Bool("classroom", false, "open the playground to a room: a join code, a QR code, a dashboard")
+	follow := fs.String("follow", "", "join the classroom at this join URL and follow its presenter beside your own consoles")
+	code := fs.String("code", "", "the join code, for --follow, when its URL has no ?code=")
+	name := fs.String("name", "", "your name on the instructor's list, for --follow (default: your login name)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -30,6 +34,28 @@ func serve(ctx context.Context, args []string, env Env) error {
 	}
 	if *inClass && !flagGiven(fs, "addr") {
 		*addr = classroomAddr
+	}
+	// A student's wirelab joins before it starts anything, so that a
+	// wrong code is said at once.
+	var teacher *instructor
+	switch {
+	case *follow != "" && *inClass:
+		return usageErrorf("--classroom opens a classroom and --follow joins one: one or the other")
+	case *follow != "":
+		u, c, err := followTarget(*follow, *code)
+		if err != nil {
+			return err
+		}
+		who := *name
+		if who == "" {
+			who = defaultName()
+		}
+		if teacher, err = joinInstructor(ctx, u, c, who); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "wirelab: joined the classroom at %s as %s\n", u, classroom.CleanName(who))
+	case *code != "" || *name != "":
+		return usageErrorf("--code and --name go with --follow JOIN_URL")
 	}
 	cat := tools.New(nil)
 	// The http-auth target is a second HTTP tool server, one that wants
@@ -102,6 +128,10 @@ func serve(ctx context.Context, args []string, env Env) error {
 		url, page = instructorURL(ln), "/"
 		fmt.Fprintf(env.Stderr, "wirelab: classroom: your pages, on this machine: %s/ (the code and QR code; who is here: %s/classroom)\n", url, url)
 	}
+	if teacher != nil {
+		page = followPage
+		fmt.Fprintf(env.Stderr, "wirelab: the instructor's presenter beside your own console: %s%s\n", url, page)
+	}
 	if !*noOpen && env.OpenBrowser != nil {
 		if err := env.OpenBrowser(url + page); err != nil {
 			fmt.Fprintf(env.Stderr, "wirelab: could not open a browser (%v); open %s yourself\n", err, url+page)
@@ -127,9 +157,14 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// first, so that the graceful shutdown does not wait for them.
 	stopPG := context.AfterFunc(ctx, pg.Close)
 	defer stopPG()
+	stopFollowing := func() {}
+	if teacher != nil {
+		stopFollowing = following(ctx, pg, teacher, env.Stderr)
+	}
 	err = serveBoth(ctx, ln, instructorLn, pg)
 	cancel()
 	pg.Close() // wait for the children: they are in process groups of their own and would outlive us
+	stopFollowing()
 	for range lns {
 		if serr := <-errc; err == nil {
 			err = serr
