@@ -6,10 +6,10 @@
 // come (a partial line is passed on at once; a line of any length passes
 // whole), forwards signals, and returns the server's exit status. Proxy
 // is a reverse proxy for an HTTP server (Streamable HTTP MCP, A2A, plain
-// JSON): it changes only hop-by-hop headers and Host, and passes event
-// streams event by event. GRPC relays HTTP/2 connections byte for byte
-// (h2c from the host; h2c or TLS to the upstream) and records each
-// frame.
+// JSON): it changes only hop-by-hop headers and, for a server on another
+// machine, Host, and passes event streams event by event. GRPC relays
+// HTTP/2 connections byte for byte (h2c from the host; h2c or TLS to the
+// upstream) and records each frame.
 //
 // # The recording
 //

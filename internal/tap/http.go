@@ -21,8 +21,9 @@ import (
 // Proxy is a tapped HTTP server: a reverse proxy in front of it that
 // records every exchange and changes nothing but what RFC 9110 section
 // 7.6.1 says a proxy must (the hop-by-hop headers: Connection,
-// Keep-Alive, Transfer-Encoding, ...) and the Host header, which names
-// the upstream. Event streams pass event by event, unbuffered.
+// Keep-Alive, Transfer-Encoding, ...) and, for a server on another
+// machine, the Host header, which then names the upstream. Event streams
+// pass event by event, unbuffered.
 type Proxy struct {
 	upstream *url.URL
 	rec      *Recorder
@@ -137,7 +138,14 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	if out.URL.Path == "" || out.URL.Path == "/" {
 		out.URL.Path, out.URL.RawPath = p.upstream.Path, p.upstream.RawPath
 	}
+	// A server on this machine gets the Host the host sent, a loopback
+	// name too: the links it makes from Host (an A2A agent card's URL)
+	// then lead back through the tap, not around it. A server elsewhere
+	// may serve several names (virtual hosting, TLS): it gets its own.
 	out.Host = p.upstream.Host
+	if loopback.IsLocalHost(p.upstream.Host) && loopback.IsLocalHost(pr.In.Host) {
+		out.Host = pr.In.Host
+	}
 }
 
 // response records the head of the upstream's answer and wraps its body

@@ -72,6 +72,8 @@ func Check(events []tap.Event) *Report {
 		resps:  map[int]tap.Event{},
 
 		hostMessage: map[int]hostMessage{},
+		a2a:         map[int]*a2aExchange{},
+		a2aTasks:    map[string]a2aSeen{},
 	}
 	for _, e := range events {
 		c.event(e)
@@ -99,6 +101,10 @@ type checker struct {
 	schemas schemas
 	// hostMessage is the JSON-RPC message each HTTP request carried.
 	hostMessage map[int]hostMessage
+	// a2a holds the A2A exchanges, by exchange; a2aTasks the last state
+	// each A2A task was seen in, by task id.
+	a2a      map[int]*a2aExchange
+	a2aTasks map[string]a2aSeen
 }
 
 // hostMessage is what an HTTP request's body carried: a request (its
@@ -202,7 +208,15 @@ func (c *checker) event(e tap.Event) {
 		if e.Status == 502 && e.Data != "" {
 			c.find("relay-broken", e.Seq, "%s", e.Data)
 		}
+		if x := c.a2a[e.Exchange]; x != nil {
+			mt, _, _ := mime.ParseMediaType(e.Header.Get("Content-Type"))
+			x.stream = mt == "text/event-stream"
+		}
 		c.resps[e.Exchange] = e
+	case tap.KindHTTPEnd:
+		if x := c.a2a[e.Exchange]; x != nil {
+			c.a2aEnd(e, x)
+		}
 	case tap.KindHTTPBody, tap.KindSSEEvent:
 		if e.NoEOL {
 			// The connection ended in the middle: the host went away, or
@@ -215,7 +229,9 @@ func (c *checker) event(e tap.Event) {
 			if data, ok := sseData(e.Bytes()); ok {
 				c.message(e, data, cv, false)
 			}
-		} else if head, ok := c.resps[e.Exchange]; ok && isJSON(head.Header.Get("Content-Type")) {
+		} else if head, ok := c.resps[e.Exchange]; ok && isJSON(head.Header.Get("Content-Type")) && c.reqs[e.Exchange].Method == "POST" {
+			// Only a POST carries JSON-RPC: the JSON answering a GET is a
+			// document (an agent card, OAuth metadata).
 			c.message(e, e.Bytes(), cv, false)
 		}
 	case tap.KindNote:
@@ -271,6 +287,13 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		m.Method = msg.Method
 		if e.Kind == tap.KindHTTPRequest {
 			c.hostMessage[e.Exchange] = hostMessage{event: e.Seq, id: msg.ID.String(), notification: msg.IsNotification()}
+			if x := c.a2aExchangeOf(e, msg); x != nil {
+				// A2A: none of MCP's rules (initialize, its schemas) apply.
+				c.a2a[e.Exchange] = x
+				m.Era = x.era
+				c.report.Messages = append(c.report.Messages, m)
+				return
+			}
 		}
 		m.Era = c.requestEra(e, msg, cv)
 		switch {
@@ -307,6 +330,15 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		cv.pending[e.Dir][m.ID] = req
 	case *jsonrpc.Response:
 		m.ID = msg.ID.String()
+		if x := c.a2a[e.Exchange]; x != nil {
+			// Every event of an A2A stream answers the one request.
+			m.Method, m.Era = x.method, x.era
+			if host := c.hostMessage[e.Exchange]; m.ID != host.id && !msg.ID.IsNull() {
+				c.find("unknown-id", e.Seq, "%s answers id %s in the exchange of request id %s", sideName(e.Dir), m.ID, host.id)
+			}
+			c.a2aResponse(e, x, msg)
+			break
+		}
 		req, ok := cv.pending[other][m.ID]
 		if !ok {
 			c.stray(e, msg, cv, other)

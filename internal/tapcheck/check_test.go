@@ -260,3 +260,103 @@ func TestHTTPRules(t *testing.T) {
 		})
 	}
 }
+
+// a2aExchange makes one A2A exchange: a POST with its A2A-Version
+// ("" for none) and the answers, each a JSON-RPC result or error object
+// for the request's id; more than one answer makes an event stream,
+// which ends cleanly.
+func a2aCall(n, seq int, version, method, params string, answers ...string) []tap.Event {
+	header := http.Header{"Content-Type": {"application/json"}}
+	if version != "" {
+		header.Set("A2A-Version", version)
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, n, method, params)
+	ct, kind := "application/json", tap.KindHTTPBody
+	if len(answers) > 1 {
+		ct, kind = "text/event-stream", tap.KindSSEEvent
+	}
+	events := []tap.Event{
+		{Seq: seq, Kind: tap.KindHTTPRequest, Dir: tap.Out, Exchange: n, Method: "POST", Header: header, Data: body, Size: len(body)},
+		{Seq: seq + 1, Kind: tap.KindHTTPResponse, Dir: tap.In, Exchange: n, Status: 200, Header: http.Header{"Content-Type": {ct}}},
+	}
+	for i, a := range answers {
+		data := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, n, a)
+		if kind == tap.KindSSEEvent {
+			data = "data: " + data
+		}
+		events = append(events, tap.Event{Seq: seq + 2 + i, Kind: kind, Dir: tap.In, Exchange: n, Data: data, Size: len(data)})
+	}
+	return append(events, tap.Event{Seq: seq + 2 + len(answers), Kind: tap.KindHTTPEnd, Dir: tap.In, Exchange: n})
+}
+
+// TestA2ARules: each A2A rule is found where it applies and nowhere else.
+func TestA2ARules(t *testing.T) {
+	const (
+		msg10     = `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`
+		msg03     = `{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}]}}`
+		submitted = `"result":{"task":{"id":"t1","status":{"state":"TASK_STATE_SUBMITTED"}}}`
+		working   = `"result":{"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_WORKING"}}}`
+		completed = `"result":{"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_COMPLETED"}}}`
+		waiting   = `"result":{"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_INPUT_REQUIRED"}}}`
+	)
+	card := []tap.Event{
+		{Seq: 2, Kind: tap.KindHTTPRequest, Dir: tap.Out, Exchange: 9, Method: "GET", URL: "http://127.0.0.1/.well-known/agent-card.json"},
+		{Seq: 3, Kind: tap.KindHTTPResponse, Dir: tap.In, Exchange: 9, Status: 200, Header: http.Header{"Content-Type": {"application/json"}}},
+		{Seq: 4, Kind: tap.KindHTTPBody, Dir: tap.In, Exchange: 9, Data: `{"name":"agent"}`},
+	}
+	tests := []struct {
+		name   string
+		events [][]tap.Event
+		want   []string // "code@event: detail prefix"
+	}{
+		{"a card and a clean stream", [][]tap.Event{card, a2aCall(1, 10, "1.0", "SendStreamingMessage", msg10, submitted, working, completed)}, nil},
+		{"a stream that stops at input-required", [][]tap.Event{a2aCall(1, 10, "1.0", "SendStreamingMessage", msg10, submitted, waiting)}, nil},
+		{"a 0.3 stream ended by final", [][]tap.Event{a2aCall(1, 10, "", "message/stream", msg03,
+			`"result":{"kind":"task","id":"t1","status":{"state":"submitted"}}`,
+			`"result":{"kind":"status-update","taskId":"t1","status":{"state":"working"},"final":true}`)}, nil},
+		{"a stream that closes at working", [][]tap.Event{a2aCall(1, 10, "1.0", "SendStreamingMessage", msg10, submitted, working)},
+			[]string{"a2a-stream-unfinished@14: SendStreamingMessage's stream closed at working"}},
+		{"an event after the end", [][]tap.Event{a2aCall(1, 10, "1.0", "SendStreamingMessage", msg10, submitted, completed, working)},
+			[]string{"a2a-after-final@14: SendStreamingMessage sends more after event 13", "a2a-terminal-left@14: task t1 was completed in event 13, now working"}},
+		{"a finished task that works again", [][]tap.Event{
+			a2aCall(1, 10, "1.0", "GetTask", `{"id":"t1"}`, `"result":{"id":"t1","status":{"state":"TASK_STATE_CANCELED"}}`),
+			a2aCall(2, 20, "1.0", "SendMessage", msg10, `"result":{"task":{"id":"t1","status":{"state":"TASK_STATE_WORKING"}}}`)},
+			[]string{"a2a-terminal-left@22: task t1 was canceled in event 12, now working"}},
+		{"a 0.3 state in a 1.0 answer", [][]tap.Event{a2aCall(1, 10, "1.0", "GetTask", `{"id":"t1"}`, `"result":{"id":"t1","status":{"state":"completed"}}`)},
+			[]string{`a2a-state@12: task t1: state "completed" is not a state of A2A 1.0`}},
+		{"error codes", [][]tap.Event{
+			a2aCall(1, 10, "1.0", "GetTask", `{"id":"t9"}`, `"error":{"code":-32001,"message":"no task"}`),
+			a2aCall(2, 20, "1.0", "GetTask", `{"id":"t9"}`, `"error":{"code":-32050,"message":"busy"}`),
+			a2aCall(3, 30, "", "tasks/get", `{"id":"t9"}`, `"error":{"code":-32009,"message":"version"}`)},
+			[]string{"a2a-error-code@22: error -32050 is not a code A2A 1.0 defines", "a2a-error-code@32: error -32009 (VersionNotSupported (1.0)) is not a 0.3 code"}},
+		{"a version A2A does not have", [][]tap.Event{
+			a2aCall(1, 10, "2.0", "SendMessage", msg10, `"error":{"code":-32009,"message":"version not supported"}`),
+			a2aCall(2, 20, "2.0", "SendMessage", msg10, `"result":{"message":{"messageId":"r","role":"ROLE_AGENT","parts":[]}}`)},
+			[]string{`a2a-version@22: A2A-Version: "2.0" answered with a result`}},
+		{"a method of the other revision", [][]tap.Event{
+			a2aCall(1, 10, "", "SendMessage", msg10, `"error":{"code":-32601,"message":"method not found"}`),
+			a2aCall(2, 20, "1.0", "message/send", msg03, `"error":{"code":-32601,"message":"method not found"}`)},
+			[]string{"a2a-method-version@10: SendMessage is a 1.0 method, sent without A2A-Version: 1.0", "a2a-method-version@20: message/send is a 0.3 method"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := []tap.Event{{Seq: 1, Kind: tap.KindStart, Format: tap.Format}}
+			for _, e := range tt.events {
+				events = append(events, e...)
+			}
+			r := Check(events)
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, fmt.Sprintf("%s@%d: %s", f.Code, f.Event, f.Detail))
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("finding %d:\n%s\nwant it to start with\n%s", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
