@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/wirelab/wirelab/exercises/progress"
 	"github.com/wirelab/wirelab/internal/classroom"
@@ -23,10 +24,10 @@ import (
 const classroomAddr = "0.0.0.0:8080"
 
 // openClassroom makes the room of `wirelab serve --classroom`, whose
-// playground listens on ln, and tells the instructor on stderr where the
-// room joins, with which code, and where the instructor's own pages are.
-func openClassroom(ln net.Listener, stderr io.Writer) *playground.Classroom {
-	room := classroom.New(nil)
+// playground listens on ln, with code (empty: a random one), and tells
+// the instructor on stderr where the room joins and with which code.
+func openClassroom(ln net.Listener, code string, stderr io.Writer) *playground.Classroom {
+	room := classroom.New(&classroom.Options{Code: code})
 	tcp, _ := ln.Addr().(*net.TCPAddr)
 	urls := joinURLs(tcp, machineAddrs())
 	c := &playground.Classroom{Room: room, JoinURLs: urls}
@@ -165,6 +166,15 @@ func serveBoth(ctx context.Context, ln, extra net.Listener, h http.Handler) erro
 	err := serveHTTP(ctx, ln, h)
 	cancel()
 	return errors.Join(err, <-errc)
+}
+
+// goodCode reports whether an instructor's own join code (--code) is one
+// a room can type and cannot guess in a lesson's time: letters and
+// digits, at least as long as a random one. Several playgrounds of one
+// classroom (--nats) share it.
+func goodCode(code string) bool {
+	c := classroom.NormalizeCode(code)
+	return len(c) >= classroom.CodeLength && strings.Trim(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == ""
 }
 
 // flagGiven reports whether the command line set the flag name.

@@ -52,7 +52,7 @@ type classroomProcess struct {
 
 var (
 	joinLine       = regexp.MustCompile(`^wirelab: classroom: students join at (\S+)$`)
-	codeLine       = regexp.MustCompile(`^wirelab: classroom: the join code is ([A-Z0-9]{6})$`)
+	codeLine       = regexp.MustCompile(`^wirelab: classroom: the join code is ([A-Z0-9]{6,})$`)
 	instructorLine = regexp.MustCompile(`^wirelab: classroom: your pages, on this machine: (\S+)/ `)
 )
 
@@ -167,7 +167,10 @@ func followerCookie(resp *http.Response) string {
 // instructor's.
 func TestServeClassroomLoopback(t *testing.T) {
 	home := t.TempDir()
-	p := startClassroom(t, home, "--addr", "127.0.0.1:0")
+	p := startClassroom(t, home, "--addr", "127.0.0.1:0", "--code", "class-room7")
+	if p.code != "CLASSROOM7" {
+		t.Errorf("the code is %s, want the instructor's own, CLASSROOM7", p.code)
+	}
 	base := strings.TrimSuffix(p.joinURLs[0], "/join")
 	if base != p.instructor {
 		t.Errorf("join URL %s, instructor's %s: one server on loopback", p.joinURLs[0], p.instructor)

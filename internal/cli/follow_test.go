@@ -52,6 +52,9 @@ func TestServeFollowWrongCode(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--classroom", "--follow", p.joinURLs[0] + "?code=" + p.code},
 		{"serve", "--name", "Eve"},
+		{"serve", "--code", "K7P2QX"},
+		{"serve", "--classroom", "--code", "ABC"},
+		{"serve", "--classroom", "--code", "K7P2Q!"},
 		{"serve", "--follow", p.joinURLs[0]},
 	} {
 		if code, _, stderr := exe(t, "", args...); code != exitUsage {

@@ -24,7 +24,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	noOpen := fs.Bool("no-open", false, "do not open a browser")
 	inClass := fs.Bool("classroom", false, "open the playground to a room: a join code, a QR code, a dashboard")
 	follow := fs.String("follow", "", "join the classroom at this join URL and follow its presenter beside your own consoles")
-	code := fs.String("code", "", "the join code, for --follow, when its URL has no ?code=")
+	code := fs.String("code", "", "the join code: for --follow, when its URL has no ?code=; for --classroom, instead of a random one")
 	name := fs.String("name", "", "your name on the instructor's list, for --follow (default: your login name)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -54,8 +54,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "wirelab: joined the classroom at %s as %s\n", u, classroom.CleanName(who))
-	case *code != "" || *name != "":
-		return usageErrorf("--code and --name go with --follow JOIN_URL")
+	case *inClass && *code != "" && !goodCode(*code):
+		return usageErrorf("--code for a classroom: at least %d letters and digits, such as K7P2QX; got %q", classroom.CodeLength, *code)
+	case !*inClass && *code != "":
+		return usageErrorf("--code goes with --follow JOIN_URL or --classroom")
+	case *name != "":
+		return usageErrorf("--name goes with --follow JOIN_URL")
 	}
 	cat := tools.New(nil)
 	// The http-auth target is a second HTTP tool server, one that wants
@@ -74,7 +78,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	switch {
 	case *inClass:
 		instructorLn = instructorListener(ln, env.Stderr)
-		room = openClassroom(ln, env.Stderr)
+		room = openClassroom(ln, *code, env.Stderr)
 	case !loopback:
 		fmt.Fprintf(env.Stderr, "wirelab: pages on other machines may read the course and follow sessions; "+
 			"only pages on this machine may start servers, build code, use custom targets or save progress\n")
