@@ -72,10 +72,11 @@ Usage:
       completed or waits for you, 1 when it failed, was rejected or canceled.
   wirelab tap [--record FILE] -- COMMAND ARGS...
   wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE]
-  wirelab tap check [--json] [--lang en|ru] FILE | tap export --har FILE
+  wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem] [--record FILE]
+  wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT]] FILE | tap export --har FILE
   wirelab replay FILE --against COMMAND|URL [--wait 5s] [--token T]
-      Relay a real host's traffic to a stdio or HTTP server unchanged, record it
-      (secrets masked) and check each MCP message; replay a recording against a
+      Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it
+      (secrets masked) and check each MCP and A2A message; replay a recording against a
       server and diff the answers: exit 0 when they agree, 1 otherwise.
   wirelab exercises [--json] [--lang en|ru]
       List the exercises: id, kind (code or frame), lesson, your progress, title.
