@@ -36,6 +36,11 @@ const usage = `wirelab: learn, teach and debug tool protocols by reading the wir
 Usage:
   wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
       Start the playground in the browser.
+  wirelab serve --classroom [--addr 0.0.0.0:8080] [--code CODE]
+      Open the playground to a room: students join at the printed URL with the code;
+      your home page shows both with a QR code, and /classroom who is here.
+  wirelab serve --follow JOIN_URL[?code=CODE] [--code CODE] [--name NAME]
+      Join an instructor's classroom and follow its presenter beside your own consoles.
   wirelab server stdio [--max-line BYTES]
       The stdio tool server: one JSON request per line on stdin.
   wirelab server http [--addr 127.0.0.1:8019] [--token SECRET[:SCOPE,...]]...
