@@ -14,6 +14,7 @@
 //	frames.js      a lesson's runnable frames and its part in a classroom (entry)
 //	fivewires.js   the five-wires page (entry), with verdict.js
 //	exercise.js    an exercise's Check (entry)
+//	classroom.js   the instructor's classroom dashboard, live (entry)
 //
 // A page lists only its entry modules, as <script type="module">, and
 // each module imports what it uses; nothing is shared through window.
