@@ -23,6 +23,13 @@
 // ends, and counted among the work the engine's Close waits for
 // (wire.Hub.Hold).
 //
+// In classroom mode (Options.Classroom, wirelab serve --classroom),
+// classroom.go keeps the door in front of every route: a page from
+// another machine gets the join page until it gives the code, and then,
+// as a follower whose id a cookie holds, reads and follows but changes
+// nothing on this machine; the instructor's dashboard at /classroom
+// lists the followers of the room, package internal/classroom.
+//
 // Every route is listed in one place, routes.go. The playground is an
 // http.Handler, so another Go program can mount it; it imports protocols/,
 // and nothing in protocols/ imports it.
