@@ -243,6 +243,25 @@ func TestServeClassroomRemote(t *testing.T) {
 		t.Errorf("a wrong code: %d, cookie %q", resp.StatusCode, followerCookie(resp))
 	}
 
+	// The Host and Origin checks stay on: the room's address is allowed,
+	// another name for it (DNS rebinding) or another site's page is not,
+	// code or no code.
+	req, _ := http.NewRequest("GET", room+"/join", nil)
+	req.Host = "evil.example"
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("a request for another host: %v %v, want 421", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	req, _ = http.NewRequest("POST", room+"/join", strings.NewReader(url.Values{"code": {p.code}, "name": {"Mallory"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://evil.example")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden || followerCookie(resp) != "" {
+		t.Errorf("a join from another site's page: %v %v, want 403 and no cookie", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+
 	// With the code.
 	resp, _ = fetch(t, "POST", room, "/join", url.Values{"code": {p.code}, "name": {"Ada"}, "next": {"/learn/"}}, "")
 	cookie := followerCookie(resp)
