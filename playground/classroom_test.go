@@ -367,6 +367,12 @@ func TestClassroomFollowerTab(t *testing.T) {
 		}
 	}
 
+	// Nor may it present to the room.
+	send(t, conn, wire.Command{Op: "present"})
+	if ev := next(t, conn, func(ev wire.Event) bool { return ev.Op == "error" }); !strings.Contains(ev.Message, "instructor's machine") {
+		t.Errorf("a follower asking to present: %q", ev.Message)
+	}
+
 	const ex = "frames-http-auth"
 	fs, ok := frames.Solution(ex)
 	if !ok {
