@@ -77,7 +77,7 @@ Usage:
       completed or waits for you, 1 when it failed, was rejected or canceled.
   wirelab tap [--record FILE] -- COMMAND ARGS...
   wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE]
-  wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem] [--record FILE]
+  wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem] [--tls [--cert-dir DIR]] [--record FILE]
   wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT]] FILE | tap export --har FILE
   wirelab replay FILE --against COMMAND|URL [--wait 5s] [--token T]
       Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it

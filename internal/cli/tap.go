@@ -36,6 +36,8 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	caFile := fs.String("cacert", "", "gRPC: reach the upstream over TLS, trusting this CA (PEM)")
 	certFile := fs.String("cert", "", "gRPC: a client certificate (PEM) for an upstream that asks for one (mutual TLS)")
 	keyFile := fs.String("key", "", "gRPC: the key of --cert")
+	listenTLS := fs.Bool("tls", false, "gRPC: listen with TLS too, with a certificate from a throwaway CA made at start (the host trusts its ca.pem)")
+	certDir := fs.String("cert-dir", "", "gRPC with --tls: where to write ca.pem (default: a temporary directory, removed at exit)")
 	quiet := fs.Bool("quiet", false, "print no summary of findings at exit")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
@@ -50,8 +52,11 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if *listenAddr != "" && len(argv) > 0 {
 		return exitUsage, usageErrorf("tap: a command and --upstream cannot both be the server")
 	}
-	if !*grpcRelay && *caFile+*certFile+*keyFile != "" {
-		return exitUsage, usageErrorf("tap: --cacert, --cert and --key are for --grpc; an https:// upstream is trusted as the system trusts it")
+	if !*grpcRelay && (*caFile+*certFile+*keyFile+*certDir != "" || *listenTLS) {
+		return exitUsage, usageErrorf("tap: --cacert, --cert, --key, --tls and --cert-dir are for --grpc; an https:// upstream is trusted as the system trusts it")
+	}
+	if *certDir != "" && !*listenTLS {
+		return exitUsage, usageErrorf("tap: --cert-dir needs --tls")
 	}
 	var upstreamTLS *tls.Config
 	if *grpcRelay {
@@ -81,7 +86,16 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	var err error
 	switch {
 	case *grpcRelay:
-		err = tapGRPC(ctx, *listenAddr, *upstream, upstreamTLS, rec, env)
+		var listenCfg *tls.Config
+		if *listenTLS {
+			cfg, cleanup, terr := tapCerts(*certDir, env)
+			if terr != nil {
+				return exitFailure, terr
+			}
+			defer cleanup()
+			listenCfg = cfg
+		}
+		err = tapGRPC(ctx, *listenAddr, *upstream, listenCfg, upstreamTLS, rec, env)
 	case *listenAddr != "":
 		err = tapHTTP(ctx, *listenAddr, *upstream, rec, env)
 	default:
@@ -151,21 +165,62 @@ func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env 
 }
 
 // tapGRPC relays gRPC connections until ctx ends (Ctrl-C). The tap
-// listens in plaintext: a host's gRPC client is pointed at it with
-// insecure credentials, on loopback, while the tap keeps TLS to the
-// upstream when it has a CA for it.
-func tapGRPC(ctx context.Context, addr, upstream string, upstreamTLS *tls.Config, rec *tap.Recorder, env Env) error {
+// listens in plaintext, so that a host's gRPC client is pointed at it
+// with insecure credentials, or, with listenTLS, over TLS with a
+// certificate of its own, which the host must then trust; either way it
+// keeps TLS to the upstream when it has a CA for it. It decrypts and
+// encrypts again, so the frames it records are the plaintext HTTP/2.
+func tapGRPC(ctx context.Context, addr, upstream string, listenTLS, upstreamTLS *tls.Config, rec *tap.Recorder, env Env) error {
 	g, err := tap.NewGRPC(upstream, rec, &tap.GRPCOptions{TLS: upstreamTLS})
 	if err != nil {
 		return usageErrorf("tap: %v", err)
 	}
-	ln, _, err := listen(addr, "tap", "h2c://", env.Stderr)
+	scheme, how := "h2c://", "in plaintext"
+	if listenTLS != nil {
+		scheme, how = "h2://", "over TLS"
+	}
+	ln, _, err := listen(addr, "tap", scheme, env.Stderr)
 	if err != nil {
 		return err
 	}
-	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Upstream: g.Upstream(), URL: "h2c://" + ln.Addr().String()})
-	fmt.Fprintf(env.Stderr, "wirelab: tap relays gRPC to %s; point the host at %s instead, in plaintext\n", g.Upstream(), ln.Addr())
+	if listenTLS != nil {
+		ln = tls.NewListener(ln, listenTLS)
+	}
+	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Upstream: g.Upstream(), URL: scheme + ln.Addr().String()})
+	fmt.Fprintf(env.Stderr, "wirelab: tap relays gRPC to %s; point the host at %s instead, %s\n", g.Upstream(), ln.Addr(), how)
 	return g.Serve(ctx, ln)
+}
+
+// tapCerts makes a throwaway CA and a server certificate for the tap
+// to listen with, as wirelab server grpc --tls does, and writes ca.pem
+// for the host to trust.
+func tapCerts(dir string, env Env) (*tls.Config, func(), error) {
+	certs, err := grpctool.NewCerts()
+	if err != nil {
+		return nil, nil, fmt.Errorf("tap: making certificates: %w", err)
+	}
+	cleanup := func() {}
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "wirelab-tap-certs-"); err != nil {
+			return nil, nil, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("tap: making the folder for the certificates: %w", err)
+	}
+	files, err := certs.WriteFiles(dir)
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("tap: writing certificates: %w", err)
+	}
+	cfg, err := certs.ServerTLS(false)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	cfg.NextProtos = []string{"h2"} // gRPC over TLS is HTTP/2, chosen by ALPN
+	fmt.Fprintf(env.Stderr, "wirelab: the tap listens with TLS; hosts trust its throwaway CA in %s\n", files.CA)
+	return cfg, cleanup, nil
 }
 
 // printSummary prints the findings, one line each, and their count.

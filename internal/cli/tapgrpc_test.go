@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/wirelab/wirelab/protocols/grpctool"
 	toolsv1 "github.com/wirelab/wirelab/protocols/grpctool/tools/v1"
 
 	"github.com/wirelab/wirelab/internal/tap"
@@ -116,20 +118,43 @@ func (c *wireLog) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// loggedCreds log what a client's connection carries once its
+// handshake is done: for TLS, the plaintext HTTP/2 inside.
+type loggedCreds struct {
+	credentials.TransportCredentials
+	log **wireLog
+}
+
+func (c loggedCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	conn, info, err := c.TransportCredentials.ClientHandshake(ctx, authority, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	*c.log = &wireLog{Conn: conn}
+	return *c.log, info, nil
+}
+
+func (c loggedCreds) Clone() credentials.TransportCredentials {
+	return loggedCreds{c.TransportCredentials.Clone(), c.log}
+}
+
 // TestTapGRPC: grpc-go's client calls wirelab server grpc through
-// wirelab tap --grpc, in plaintext and with TLS to the upstream. The
-// calls work; the frames recorded each way, joined, are the bytes the
-// client wrote and read; package wire reads the calls back out of the
+// wirelab tap --grpc: in plaintext, with TLS to the upstream, and with
+// TLS on both sides. The calls work; the frames recorded each way,
+// joined, are the bytes the client wrote and read (inside TLS, when the
+// tap listens with it); package wire reads the calls back out of the
 // record; tap check finds nothing and, with --wire, decodes the messages
 // with descriptors the upstream gives by reflection.
 func TestTapGRPC(t *testing.T) {
 	for _, tt := range []struct {
-		name   string
-		server []string
-		tap    func(certs string) []string
+		name      string
+		server    []string
+		tap       func(certs string) []string
+		listenTLS bool // the tap listens with TLS too
 	}{
-		{"h2c", nil, func(string) []string { return nil }},
-		{"TLS upstream", []string{"--tls"}, func(certs string) []string { return []string{"--cacert", filepath.Join(certs, "ca.pem")} }},
+		{"h2c", nil, func(string) []string { return nil }, false},
+		{"TLS upstream", []string{"--tls"}, func(certs string) []string { return []string{"--cacert", filepath.Join(certs, "ca.pem")} }, false},
+		{"TLS both ways", []string{"--tls"}, func(certs string) []string { return []string{"--cacert", filepath.Join(certs, "ca.pem")} }, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -140,18 +165,23 @@ func TestTapGRPC(t *testing.T) {
 			}
 			upstream := startServer(t, "grpc", server...)
 			record := filepath.Join(dir, "grpc.jsonl")
-			addr, stop := startTap(t, append([]string{"--grpc", "--listen", "127.0.0.1:0", "--upstream", upstream, "--record", record}, tt.tap(certs)...)...)
+			tapArgs := append([]string{"--grpc", "--listen", "127.0.0.1:0", "--upstream", upstream, "--record", record}, tt.tap(certs)...)
+			creds := insecure.NewCredentials()
+			tapCA := filepath.Join(dir, "tapcerts", "ca.pem")
+			if tt.listenTLS {
+				tapArgs = append(tapArgs, "--tls", "--cert-dir", filepath.Dir(tapCA))
+			}
+			addr, stop := startTap(t, tapArgs...)
+			if tt.listenTLS {
+				cfg, err := grpctool.ClientTLS(tapCA, "", "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				creds = credentials.NewTLS(cfg)
+			}
 
 			var conn *wireLog
-			dial := func(ctx context.Context, target string) (net.Conn, error) {
-				c, err := (&net.Dialer{}).DialContext(ctx, "tcp", target)
-				if err != nil {
-					return nil, err
-				}
-				conn = &wireLog{Conn: c}
-				return conn, nil
-			}
-			cc, err := grpc.NewClient("passthrough:///"+addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithContextDialer(dial))
+			cc, err := grpc.NewClient("passthrough:///"+addr, grpc.WithTransportCredentials(loggedCreds{creds, &conn}))
 			if err != nil {
 				t.Fatal(err)
 			}
