@@ -36,9 +36,10 @@ const usage = `wirelab: learn, teach and debug tool protocols by reading the wir
 Usage:
   wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
       Start the playground in the browser.
-  wirelab serve --classroom [--addr 0.0.0.0:8080] [--code CODE]
+  wirelab serve --classroom [--addr 0.0.0.0:8080] [--code CODE] [--nats nats://HOST:4222]
       Open the playground to a room: students join at the printed URL with the code;
-      your home page shows both with a QR code, and /classroom who is here.
+      your home page shows both with a QR code, and /classroom who is here. With --nats
+      (on any serve), playgrounds sharing the NATS server share the presenter.
   wirelab serve --follow JOIN_URL[?code=CODE] [--code CODE] [--name NAME]
       Join an instructor's classroom and follow its presenter beside your own consoles.
   wirelab server stdio [--max-line BYTES]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/classroom"
 	"github.com/wirelab/wirelab/playground"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/a2a"
 	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
@@ -26,6 +27,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	follow := fs.String("follow", "", "join the classroom at this join URL and follow its presenter beside your own consoles")
 	code := fs.String("code", "", "the join code: for --follow, when its URL has no ?code=; for --classroom, instead of a random one")
 	name := fs.String("name", "", "your name on the instructor's list, for --follow (default: your login name)")
+	natsURL := fs.String("nats", "", "share the presenter with every playground on this NATS server (nats://HOST:4222)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -146,6 +148,17 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "wirelab: the pages will not keep your progress: %v\n", err)
 	}
+	// With --nats, the presenter's events cross to the playgrounds that
+	// share the NATS server; without it, they stay in this process.
+	var hubOpts *wire.HubOptions
+	if *natsURL != "" {
+		bus, err := wire.NewNATSBus(*natsURL)
+		if err != nil {
+			return err
+		}
+		defer bus.Close() // after the playground, which stops using it first
+		hubOpts = &wire.HubOptions{Bus: bus}
+	}
 	pg := playground.New(cat, &playground.Options{
 		Progress:    store,
 		HTTPURL:     "http://" + httpLn.Addr().String(),
@@ -156,6 +169,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		Hosts:       siteHosts(ln.Addr(), loopback),
 		Executable:  env.Executable,
 		Classroom:   room,
+		Hub:         hubOpts,
 	})
 	// The pages' websockets and the child servers they started end
 	// first, so that the graceful shutdown does not wait for them.
