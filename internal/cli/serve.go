@@ -128,6 +128,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 	go func() { errc <- serveHTTP(ctx, a2aLn, agent) }()
 
 	url, page := "http://"+ln.Addr().String(), "/learn/"
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		// Listening on every address: this machine's browser goes to
+		// loopback, where its pages are this machine's (http://0.0.0.0
+		// is not an address a page can be for).
+		url = instructorURL(ln)
+	}
 	if room != nil {
 		// The instructor's pages are those opened over loopback; the home
 		// page shows the room's code and QR code, for the projector.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -70,5 +71,34 @@ func TestServeRunnableFrame(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// TestServeEveryAddressOpensLoopback: with --addr 0.0.0.0:PORT the
+// browser is sent to 127.0.0.1:PORT, an address a page can be for and
+// where it counts as this machine's, not to http://0.0.0.0, which the
+// playground's Host check refuses.
+func TestServeEveryAddressOpensLoopback(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opened := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, []string{"--addr", "0.0.0.0:0"}, Env{Stdout: io.Discard, Stderr: io.Discard,
+			OpenBrowser: func(url string) error { opened <- url; return nil }})
+	}()
+	select {
+	case url := <-opened:
+		if !strings.HasPrefix(url, "http://127.0.0.1:") {
+			t.Errorf("serve --addr 0.0.0.0:0 opened %s, want http://127.0.0.1:PORT/...", url)
+		}
+	case err := <-done:
+		t.Fatalf("serve returned before opening a browser: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("serve opened no browser within a minute")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve after cancel: %v", err)
 	}
 }
