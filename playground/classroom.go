@@ -259,11 +259,17 @@ func (c *classroomSite) join(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: followerCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	next := jv.Next
-	if next == "" {
-		next = "/"
+	if next == "" || next == "/" {
+		// A student who scanned the projector's QR code goes straight
+		// to the presenter's console, which follows the presenter from
+		// page to page.
+		next = followerStart
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
+
+// followerStart is where a follower lands after joining.
+const followerStart = "/console/mcp?watch=presenter"
 
 // safeNext is where the join page may go once joined: a path of this
 // site, never another site ("//evil.example", "https://...").

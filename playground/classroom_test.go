@@ -214,9 +214,9 @@ func TestClassroomJoin(t *testing.T) {
 		{"no code", "", "Ada", "", http.StatusForbidden, "Wrong code"},
 		{"no name", classroomCode, "  ", "", http.StatusBadRequest, "Type a name"},
 		{"right code", classroomCode, "Ada", "/learn/mcp-by-hand", http.StatusSeeOther, "/learn/mcp-by-hand"},
-		{"right code, typed loosely", " k7p-2qx", "Ada", "", http.StatusSeeOther, "/"},
-		{"another site as next", classroomCode, "Ada", "//evil.example/", http.StatusSeeOther, "/"},
-		{"a URL as next", classroomCode, "Ada", "https://evil.example/", http.StatusSeeOther, "/"},
+		{"right code, typed loosely", " k7p-2qx", "Ada", "", http.StatusSeeOther, followerStart},
+		{"another site as next", classroomCode, "Ada", "//evil.example/", http.StatusSeeOther, followerStart},
+		{"a URL as next", classroomCode, "Ada", "https://evil.example/", http.StatusSeeOther, followerStart},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a, c := tr.join(t, tt.code, tt.person, tt.next)
