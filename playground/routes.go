@@ -39,6 +39,7 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 
 	// The engine: every tab's websocket, and ?watch=ID to follow one.
 	mux.HandleFunc("GET /ws", hub.ServeWS)
+	mux.HandleFunc("GET /ws/tap", hub.ServeTap) // a wirelab tap on this machine publishes here
 
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	// Every other path: the styled 404, in the reader's language.

@@ -114,6 +114,8 @@ type Hub struct {
 	children int
 	registry map[string]*session // the sessions being served, by id
 	relay    *audience           // the remote instructor, while FollowRemote runs
+
+	taps taps // the taps publishing here (tap.go), under its own lock
 }
 
 // HubOptions configures a hub. A nil *HubOptions means defaults.
