@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/wirelab/wirelab/internal/tap"
 	"github.com/wirelab/wirelab/internal/tapcheck"
+	"github.com/wirelab/wirelab/playground/wire"
 	"github.com/wirelab/wirelab/protocols/grpctool"
 )
 
@@ -39,6 +41,7 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	listenTLS := fs.Bool("tls", false, "gRPC: listen with TLS too, with a certificate from a throwaway CA made at start (the host trusts its ca.pem)")
 	certDir := fs.String("cert-dir", "", "gRPC with --tls: where to write ca.pem (default: a temporary directory, removed at exit)")
 	quiet := fs.Bool("quiet", false, "print no summary of findings at exit")
+	playgroundURL := fs.String("playground", "", "publish the events live to the playground at this URL, e.g. http://127.0.0.1:8018 (its /taps lists them)")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -81,6 +84,19 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 		opts.File = f
 	}
 	rec := tap.NewRecorder(opts)
+	if *playgroundURL != "" {
+		name := *upstream
+		if name == "" {
+			name = strings.Join(argv, " ")
+		}
+		pub, err := wire.Publish(*playgroundURL, name, rec, &wire.PublishOptions{Report: publishReport(*playgroundURL, env)})
+		if err != nil {
+			return exitUsage, usageErrorf("tap: --playground: %v", err)
+		}
+		// Deferred after the record file's Close, so it runs first: the
+		// last events (the server's exit) reach the playground too.
+		defer pub.Close()
+	}
 
 	var code int
 	var err error
@@ -109,6 +125,23 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 		printSummary(env.Stderr, tapcheck.Check(rec.Events()))
 	}
 	return code, err
+}
+
+// publishReport says on stderr when the tap reaches the playground and
+// when it loses it, once each time: while the playground is away the
+// tap tries again quietly, and the relay goes on regardless.
+func publishReport(url string, env Env) func(error) {
+	connected, said := false, false
+	return func(err error) {
+		switch {
+		case err == nil:
+			connected, said = true, false
+			fmt.Fprintf(env.Stderr, "wirelab tap: publishing to the playground at %s (%s/taps)\n", url, strings.TrimSuffix(url, "/"))
+		case connected || !said:
+			connected, said = false, true
+			fmt.Fprintf(env.Stderr, "wirelab tap: the playground at %s is not reachable (%v); the tap goes on, and tries again now and then\n", url, err)
+		}
+	}
 }
 
 // tapStdio runs the server behind the tap. Signals are the tap's to pass

@@ -449,10 +449,16 @@ func (p *Publisher) run(wsURL, origin string, rec *tap.Recorder, report func(err
 // sent, or why the connection failed.
 func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, sent *int, connected func()) error {
 	ctx, cancel := context.WithTimeout(context.Background(), relayDialTimeout)
-	go func() { // ends with the dial: at stop, or when cancel runs below
+	// A tap that stops while this dial is under way still gets its
+	// events out, if the playground answers within publishFlushWait.
+	go func() { // ends with the dial: when cancel runs below, or it times out
 		select {
 		case <-p.stop:
-			cancel()
+			select {
+			case <-time.After(publishFlushWait):
+				cancel()
+			case <-ctx.Done():
+			}
 		case <-ctx.Done():
 		}
 	}()
