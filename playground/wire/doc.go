@@ -41,6 +41,10 @@
 //     (natsbus.go) is the bus shared by several playgrounds; FollowRemote
 //     (relay.go) feeds a second audience from another playground's
 //     websocket, in a loop that ends with its ctx or the hub.
+//   - Taps (tap.go): a wirelab tap on this machine publishes its events
+//     at /ws/tap (ServeTap), and each becomes a session "tap-N" that
+//     tabs watch as they watch another tab; Publish is the tap's side.
+//     The taps' registry has a lock of its own, taken alone.
 //
 // Limits and timeouts are named constants in hub.go, each with the
 // message a learner sees when it is hit.

@@ -424,9 +424,8 @@ func (p *Publisher) Close() {
 // after a growing wait, until stop closes.
 func (p *Publisher) run(wsURL, origin string, rec *tap.Recorder, report func(error)) {
 	wait := publishFirstWait
-	sent := 0 // the seq of the last event the playground has, in this connection
 	for {
-		err := p.publishOnce(wsURL, origin, rec, &sent, func() { wait = publishFirstWait; report(nil) })
+		err := p.publishOnce(wsURL, origin, rec, func() { wait = publishFirstWait; report(nil) })
 		select {
 		case <-p.stop:
 			return // stopped, with the last events sent if it could
@@ -447,7 +446,7 @@ func (p *Publisher) run(wsURL, origin string, rec *tap.Recorder, report func(err
 // session, whose watchers need the beginning), then each event as it is
 // recorded. It returns nil when stop closes and the last events are
 // sent, or why the connection failed.
-func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, sent *int, connected func()) error {
+func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, connected func()) error {
 	ctx, cancel := context.WithTimeout(context.Background(), relayDialTimeout)
 	// A tap that stops while this dial is under way still gets its
 	// events out, if the playground answers within publishFlushWait.
@@ -485,24 +484,25 @@ func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, sent *i
 			}
 		}
 	}()
+	sent := 0 // the seq of the last event this connection has sent
 	send := func(e tap.Event, deadline time.Time) error {
 		conn.SetWriteDeadline(deadline)
 		if err := conn.WriteJSON(e); err != nil {
 			return fmt.Errorf("publishing to the playground: %w", err)
 		}
-		*sent = e.Seq
+		sent = e.Seq
 		return nil
 	}
-	// catchUp sends the kept events past *sent; when the recorder no
+	// catchUp sends the kept events past sent; when the recorder no
 	// longer keeps some of them, a note says how many are missing.
 	catchUp := func(deadline time.Time) error {
 		for _, e := range rec.Events() {
-			if e.Seq <= *sent {
+			if e.Seq <= sent {
 				continue
 			}
-			if e.Seq > *sent+1 && *sent > 0 {
-				gap := tap.Event{Seq: *sent, T: e.T, Kind: tap.KindNote,
-					Data: fmt.Sprintf("%d events are not shown: the playground fell behind, and the tap no longer keeps them", e.Seq-*sent-1)}
+			if e.Seq > sent+1 && sent > 0 {
+				gap := tap.Event{Seq: sent, T: e.T, Kind: tap.KindNote,
+					Data: fmt.Sprintf("%d events are not shown: the playground fell behind, and the tap no longer keeps them", e.Seq-sent-1)}
 				if err := send(gap, deadline); err != nil {
 					return err
 				}
@@ -517,15 +517,14 @@ func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, sent *i
 	sub := rec.Subscribe()
 	defer func() { sub.Close() }()
 	// A new session: its start event, then the latest events kept.
-	*sent = 0
 	kept := rec.Events()
 	if len(kept) > 0 && kept[0].Kind == tap.KindStart {
 		if err := send(kept[0], time.Now().Add(writeWait)); err != nil {
 			return err
 		}
 	}
-	if n := len(kept) - replayEvents; n > 0 && kept[n].Seq > *sent {
-		*sent = kept[n].Seq - 1
+	if n := len(kept) - replayEvents; n > 0 && kept[n].Seq > sent {
+		sent = kept[n].Seq - 1
 	}
 	if err := catchUp(time.Now().Add(writeWait)); err != nil {
 		return err
@@ -542,7 +541,7 @@ func (p *Publisher) publishOnce(wsURL, origin string, rec *tap.Recorder, sent *i
 				}
 				continue
 			}
-			if e.Seq <= *sent {
+			if e.Seq <= sent {
 				continue
 			}
 			if err := send(e, time.Now().Add(writeWait)); err != nil {
