@@ -99,7 +99,9 @@ func TestTapsPage(t *testing.T) {
 	}
 
 	pub.Close()
-	waitPage("/taps", "ended ")
+	if page := waitPage("/taps", "ended "); strings.Contains(page, "watch=tap-1") {
+		t.Errorf("/taps links to an ended tap, whose session is gone:\n%s", page)
+	}
 	if page := get("/taps?lang=ru"); !strings.Contains(page, "Отводы") || !strings.Contains(page, "закончен") {
 		t.Errorf("/taps in Russian:\n%s", page)
 	}
