@@ -116,11 +116,14 @@ func TestClientStartsOver(t *testing.T) {
 	if e.Code != codes.DeadlineExceeded {
 		t.Fatalf("deploy_service with 20ms: %v, want DEADLINE_EXCEEDED", e.Code)
 	}
+	// The client resets the stream when its deadline passes; the server,
+	// told the deadline in grpc-timeout, may reset it first, and then the
+	// client has no need to.
 	reset := slices.ContainsFunc(e.Frames, func(f Frame) bool {
-		return f.Dir == ClientToServer && f.Type == "RST_STREAM" && f.StreamID == e.StreamID
+		return f.Type == "RST_STREAM" && f.StreamID == e.StreamID
 	})
 	if !reset {
-		t.Errorf("the capture of a call past its deadline has no RST_STREAM from the client: %v", summary(e.Frames))
+		t.Errorf("the capture of a call past its deadline has no RST_STREAM on its stream: %v", summary(e.Frames))
 	}
 	if e := capture("word_count", `{"text":"a"}`, time.Minute); e.EarlierCalls != 0 || e.StreamID != 1 {
 		t.Errorf("after the deadline: stream %d after %d calls, want a new connection", e.StreamID, e.EarlierCalls)
