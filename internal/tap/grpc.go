@@ -165,7 +165,14 @@ func (g *GRPC) pipe(dst, src net.Conn, f *frames, closeBoth func()) {
 		if n > 0 {
 			f.take(buf[:n])
 			if _, werr := dst.Write(buf[:n]); werr != nil {
-				f.end(fmt.Sprintf("writing to the %s: %v", f.destination(), werr))
+				if errors.Is(werr, net.ErrClosed) {
+					// The other direction closed both when its side
+					// ended: the last frames of this one (a PING's
+					// ACK, say) had no one left to read them.
+					f.end("")
+				} else {
+					f.end(fmt.Sprintf("writing to the %s: %v", f.destination(), werr))
+				}
 				closeBoth()
 				return
 			}
