@@ -93,12 +93,10 @@ func (s *Server) checkHeaders(hdr http.Header, req *jsonrpc.Request) *jsonrpc.Er
 	var version string
 	json.Unmarshal(p.Meta[MetaProtocolVersion], &version)
 
-	v := hdr.Get("MCP-Protocol-Version")
-	switch {
-	case v == "":
+	// A header that disagrees with the body was refused before the body
+	// was read (versionHeader); here only its absence is left.
+	if hdr.Get("MCP-Protocol-Version") == "" {
 		return mismatch("no MCP-Protocol-Version header; send it with the revision in params._meta, %s", quote(version))
-	case v != version:
-		return mismatch("MCP-Protocol-Version is %s but params._meta says %s", quote(v), quote(version))
 	}
 	m := hdr.Get("Mcp-Method")
 	switch {

@@ -179,9 +179,8 @@ func (ss *session) dispatchModern(ctx context.Context, x *exchange, req *jsonrpc
 		if err != nil {
 			return nil, err
 		}
-		result, err = &InputRequiredResult{InputRequests: more.requests, RequestState: state}, nil
-		result.(*InputRequiredResult).ResultType = ResultInputRequired
-		return result, err
+		return &InputRequiredResult{ResultFields: ResultFields{ResultType: ResultInputRequired},
+			InputRequests: more.requests, RequestState: state}, nil
 	}
 	if err != nil {
 		return nil, err
