@@ -7,11 +7,13 @@ import (
 	"github.com/wirelab/wirelab/playground/wire"
 )
 
-// TestBrowserTap: the MCP console that follows a tap (the link /taps
-// gives) shows the tap's messages as rows, those recorded before it
-// opened and those recorded after, live.
+// TestBrowserTap: /taps, opened before the tap starts, lists it without
+// a reload; the MCP console that follows it (the link /taps gives) shows
+// the tap's messages as rows, those recorded before it opened and those
+// recorded after, live.
 func TestBrowserTap(t *testing.T) {
 	b := openBrowser(t)
+	b.open("/taps")
 	rec := tap.NewRecorder(nil)
 	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Command: []string{"node", "server.js"}})
 	for _, e := range []tap.Event{
@@ -28,7 +30,6 @@ func TestBrowserTap(t *testing.T) {
 	}
 	defer pub.Close()
 
-	b.open("/taps")
 	b.waitUntil("/taps lists tap-1", `!!document.querySelector('a[href="/console/mcp?watch=tap-1"]')`, `document.body.innerText`)
 	b.clickAndLoad(`a[href="/console/mcp?watch=tap-1"]`)
 	b.waitUntil("the console shows the three messages so far", messageRows+`.length === 3`, consoleDump)

@@ -19,7 +19,7 @@ type tapsText struct {
 	State   string
 	Live    string
 	Ended   string
-	Reload  string
+	Reload  string // the list refreshes itself
 	Link    string // the console list's link to the page
 }
 
@@ -37,7 +37,7 @@ func tapsStrings(l lang) tapsText {
 			State:   "Состояние",
 			Live:    "идёт",
 			Ended:   "закончен",
-			Reload:  "Обновите страницу, чтобы увидеть новые отводы.",
+			Reload:  "Список обновляется сам: новый отвод появится здесь без перезагрузки.",
 			Link:    "Отводы: трафик настоящего хоста и сервера через wirelab tap, вживую",
 		}
 	}
@@ -53,7 +53,7 @@ func tapsStrings(l lang) tapsText {
 		State:   "State",
 		Live:    "live",
 		Ended:   "ended",
-		Reload:  "Reload the page to see new taps.",
+		Reload:  "The list keeps itself current: a new tap appears here without a reload.",
 		Link:    "Taps: a real host and server seen through wirelab tap, live",
 	}
 }
@@ -98,6 +98,7 @@ func tapsPage(hub *wire.Hub) http.HandlerFunc {
 			}
 		}
 		example := "wirelab tap --playground http://" + r.Host + " -- wirelab server mcp"
+		v.Scripts = append(v.Scripts, "/static/taps.js")
 		show(w, r, http.StatusOK, tapsList(v, tapsStrings(v.Lang), rows, example))
 	}
 }

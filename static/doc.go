@@ -15,6 +15,7 @@
 //	fivewires.js   the five-wires page (entry), with verdict.js
 //	exercise.js    an exercise's Check (entry)
 //	classroom.js   the instructor's classroom dashboard, live (entry)
+//	taps.js        the taps page, kept current (entry)
 //
 // A page lists only its entry modules, as <script type="module">, and
 // each module imports what it uses; nothing is shared through window.
