@@ -64,7 +64,17 @@ func (r *Report) Count(severity string) int {
 // Check reads every message of a recording, in order, and reports what
 // it finds.
 func Check(events []tap.Event) *Report {
-	c := &checker{
+	k := NewChecker()
+	for _, e := range events {
+		k.Add(e)
+	}
+	k.End()
+	return k.Report()
+}
+
+// newChecker returns a checker that has read nothing yet.
+func newChecker() *checker {
+	return &checker{
 		report: &Report{Messages: []Message{}, Findings: []Finding{}},
 		convs:  map[string]*conversation{},
 		tools:  map[string]*tool{},
@@ -75,14 +85,6 @@ func Check(events []tap.Event) *Report {
 		a2a:         map[int]*a2aExchange{},
 		a2aTasks:    map[string]a2aSeen{},
 	}
-	for _, e := range events {
-		c.event(e)
-	}
-	c.grpcCalls(events)
-	if c.schemas.err != nil {
-		c.find("checker-error", 0, "%v", c.schemas.err)
-	}
-	return c.report
 }
 
 // checker holds what Check has learned so far.
@@ -105,6 +107,9 @@ type checker struct {
 	// each A2A task was seen in, by task id.
 	a2a      map[int]*a2aExchange
 	a2aTasks map[string]a2aSeen
+	// amended lists the findings made earlier whose detail a later
+	// message added to, by index, until a Checker hands them on.
+	amended []int
 }
 
 // hostMessage is what an HTTP request's body carried: a request (its
@@ -369,6 +374,7 @@ func (c *checker) validateResponse(e tap.Event, req *request, msg *jsonrpc.Respo
 			// should: the finding is the requester's.
 			f := &c.report.Findings[req.invalid]
 			f.Detail += fmt.Sprintf(" (event %d refuses it: error %d)", e.Seq, msg.Error.Code)
+			c.amended = append(c.amended, req.invalid)
 		}
 		c.validate(e, s.rev, "JSONRPCErrorResponse", data, what)
 		return
