@@ -55,6 +55,10 @@ type HTTPOptions struct {
 	// Tokens are the bearer tokens callers must present. Nil, or none
 	// configured, means anyone who can connect may call every tool.
 	Tokens *tools.Tokens
+	// Verifier, if set, makes the server an OAuth resource server
+	// (auth.go): callers present access tokens that the authorization
+	// server it names issued for this resource. It excludes Tokens.
+	Verifier *Verifier
 	// Loopback turns on the guards a server on a loopback address needs
 	// against web pages in the local browser (package internal/loopback):
 	// Host must name this machine, and Origin, if present, too.
@@ -72,6 +76,7 @@ type HTTPOptions struct {
 type HTTPHandler struct {
 	srv         *Server
 	tokens      *tools.Tokens
+	verifier    *Verifier
 	loopback    bool
 	maxSessions int
 	sessionIdle time.Duration
@@ -116,7 +121,10 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}
-	h := &HTTPHandler{srv: s, tokens: opts.Tokens, loopback: opts.Loopback,
+	if opts.Verifier != nil && opts.Tokens.Enabled() {
+		panic("mcp: HTTPOptions with both Tokens and Verifier: a server takes static tokens or OAuth access tokens, not both")
+	}
+	h := &HTTPHandler{srv: s, tokens: opts.Tokens, verifier: opts.Verifier, loopback: opts.Loopback,
 		maxSessions: opts.MaxSessions, sessionIdle: opts.SessionIdle,
 		sessions: make(map[string]*httpSession), ended: make(map[string]string)}
 	if h.maxSessions <= 0 {
@@ -164,8 +172,17 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no such path %q: the MCP endpoint is %s", r.URL.Path, Endpoint))
 		return
 	}
+	// Both eras pass here: whatever the method, a session's request or
+	// one that stands alone, the caller is known before it is read.
 	var allow func(tools.Scope) bool
-	if h.tokens.Enabled() {
+	switch {
+	case h.verifier != nil:
+		token, ok := h.authorize(w, r)
+		if !ok {
+			return
+		}
+		allow = token.Allows
+	case h.tokens.Enabled():
 		token, ok := h.authenticate(w, r)
 		if !ok {
 			return
