@@ -30,6 +30,21 @@ import (
 //
 // Nothing is sent back to the tap but the websocket's own control
 // frames: the tap only publishes.
+//
+// Each event a console gets from a tap carries "seq", the number of the
+// tap's event it comes from, and the tap's events are checked as they
+// come, by the rules of wirelab tap check (package tapcheck): each
+// finding follows the event it is about as an event of its own, kind
+// "finding", whose "seq" names the event and whose "finding" is the
+// finding with its "index" in the check's report. A finding that a later
+// event changes comes again with the same index:
+//
+//	{"op":"event","target":"custom-stdio","to":"node server.js","dir":"in","kind":"line","text":"starting up","seq":3,...}
+//	{"op":"event","dir":"note","kind":"finding","seq":3,"finding":{"index":0,"code":"stdout-noise","severity":"error","event":3,"detail":"...","en":"...","ru":"..."}}
+//
+// A recording (the file a tap writes) opens as a tap too (OpenRecording):
+// its events are published at once, checked the same way, and its
+// session stays, read only, until maxRecordings newer ones push it out.
 
 // Limits of the taps' side of the hub.
 const (
@@ -43,6 +58,9 @@ const (
 	// maxLiveTaps bounds the taps publishing at once: each keeps a
 	// session's replay (replayBytes) in memory.
 	maxLiveTaps = 16
+	// maxRecordings bounds the recordings open at once, for the same
+	// reason; opening one more closes the oldest.
+	maxRecordings = 8
 )
 
 // TapInfo describes one tap, live or ended, for the list of taps.
@@ -55,18 +73,34 @@ type TapInfo struct {
 	Started  time.Time // when the tap connected
 	Events   int       // how many events it has published
 	Ended    time.Time // zero while the tap is connected
+	// Recorded marks a recording opened from its file: its session stays
+	// open, read only, after its last event.
+	Recorded bool
+	// Errors and Warnings count the findings of the check so far.
+	Errors, Warnings int
+	// Speaks is what the check found the messages to be: "mcp", "a2a",
+	// or "" (none yet, or neither).
+	Speaks string
 }
 
 // taps is the hub's registry of taps. Its zero value is ready.
 type taps struct {
-	mu    sync.Mutex // guards everything below
-	next  int        // the number of the last tap
-	live  map[string]*TapInfo
-	ended []TapInfo // newest last, at most maxEndedTaps
+	mu       sync.Mutex // guards everything below
+	next     int        // the number of the last tap
+	live     map[string]*TapInfo
+	recorded []*recording // newest last, at most maxRecordings
+	ended    []TapInfo    // newest last, at most maxEndedTaps
 }
 
-// Taps lists the taps publishing to this hub now, then those that have
-// ended recently, each list newest first.
+// recording is an opened recording and the session that shows it.
+type recording struct {
+	info *TapInfo
+	s    *session
+}
+
+// Taps lists the taps publishing to this hub now, then the recordings
+// open here, then the taps that have ended recently, each list newest
+// first.
 func (h *Hub) Taps() []TapInfo {
 	t := &h.taps
 	t.mu.Lock()
@@ -76,6 +110,9 @@ func (h *Hub) Taps() []TapInfo {
 		out = append(out, *i)
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Started.After(out[b].Started) })
+	for i := len(t.recorded) - 1; i >= 0; i-- {
+		out = append(out, *t.recorded[i].info)
+	}
 	for i := len(t.ended) - 1; i >= 0; i-- {
 		out = append(out, t.ended[i])
 	}
@@ -133,7 +170,8 @@ func (h *Hub) ServeTap(w http.ResponseWriter, r *http.Request) {
 		h.taps.end(info.ID)
 	}()
 
-	tr := translator{target: "custom-stdio", to: info.Name}
+	p := newTapPublisher(s, info, false)
+	defer p.end() // the findings only the end can tell, before the session ends
 	for {
 		_, b, err := conn.ReadMessage()
 		if err != nil {
@@ -144,13 +182,7 @@ func (h *Hub) ServeTap(w http.ResponseWriter, r *http.Request) {
 			s.emit(Event{Dir: "note", Kind: "note", Text: "the tap sent a message that is not an event; it is left out"})
 			continue
 		}
-		if e.Kind == tap.KindStart {
-			h.taps.started(info.ID, e)
-		}
-		for _, ev := range tr.events(e) {
-			s.emit(ev)
-		}
-		h.taps.count(info.ID)
+		p.add(e)
 	}
 }
 
@@ -170,20 +202,40 @@ func (t *taps) begin(name string) (TapInfo, error) {
 	return *i, nil
 }
 
+// info returns the live tap or open recording id, or nil. The caller
+// holds t.mu.
+func (t *taps) info(id string) *TapInfo {
+	if i := t.live[id]; i != nil {
+		return i
+	}
+	for _, r := range t.recorded {
+		if r.info.ID == id {
+			return r.info
+		}
+	}
+	return nil
+}
+
 // started records what a tap relays, from its start event.
 func (t *taps) started(id string, e tap.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if i := t.live[id]; i != nil {
+	if i := t.info(id); i != nil {
 		i.Protocol, i.Command, i.Upstream = tapProtocol(e), commandLine(e.Command), e.Upstream
 	}
 }
 
-func (t *taps) count(id string) {
+// count adds n events of the tap to its count, and sets what the check
+// has found so far.
+func (t *taps) count(id string, n, errors, warnings int, speaks string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if i := t.live[id]; i != nil {
-		i.Events++
+	if i := t.info(id); i != nil {
+		i.Events += n
+		i.Errors, i.Warnings = errors, warnings
+		if i.Speaks == "" {
+			i.Speaks = speaks
+		}
 	}
 }
 
@@ -239,6 +291,9 @@ func commandLine(argv []string) string {
 type translator struct {
 	target, to string
 	saidGRPC   bool // the note that gRPC frames are not shown live has been given
+	// recorded: the events come from a recording's file, all at once,
+	// not from a tap as they happen.
+	recorded bool
 }
 
 // events translates one event of the tap into the events a console
@@ -262,6 +317,9 @@ func (tr *translator) events(e tap.Event) []Event {
 		}
 		ev.Target, ev.To, ev.Dir, ev.Kind = tr.target, tr.to, "note", "tap"
 		ev.Text = "the tap relays " + tr.to + "; what it sees comes here as it happens"
+		if tr.recorded {
+			ev.Text = "a recording of " + tr.to + ", opened read only: what the tap saw, from its file"
+		}
 	case tap.KindLine:
 		ev.Dir, ev.Kind, ev.Text, ev.Size = e.Dir, "line", text, e.Size+1 // the newline crossed too
 		if e.NoEOL {
@@ -303,7 +361,7 @@ func (tr *translator) events(e tap.Event) []Event {
 			return nil
 		}
 		tr.saidGRPC = true
-		ev.Dir, ev.Kind, ev.Text = "note", "note", "the tap records gRPC frames, which are not shown here live; read them with wirelab tap check FILE --wire"
+		ev.Dir, ev.Kind, ev.Text = "note", "note", "the tap records gRPC frames, which are not shown here; read them with wirelab tap check FILE --wire"
 	default: // KindNote, and kinds a newer tap may add
 		ev.Dir, ev.Kind, ev.Text = "note", "note", text
 		if e.Kind != tap.KindNote {
