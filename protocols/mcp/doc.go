@@ -111,7 +111,12 @@
 // for a new one; the next request in it gets 404, with the reason, and
 // the client starts over with initialize. With tokens, a request
 // without one gets 401 and a WWW-Authenticate header that names the
-// document (RFC 9728) saying how to get one.
+// document (RFC 9728) saying how to get one. Tokens are either static
+// secrets handed out beforehand (that document then names no
+// authorization server: auth.go says why) or OAuth access tokens, which
+// the server checks itself against the keys of the authorization server
+// it trusts, refusing with a reason a person can act on: expired, issued
+// for another resource, by another issuer, badly signed (authverify.go).
 //
 // # Reading order
 //
@@ -123,7 +128,7 @@
 // logs, questions for the client, asked as requests or as
 // input_required); tools.go, resources.go, prompts.go (the features);
 // stdio.go (one message per line); http.go, httpmodern.go, sse.go,
-// resume.go, auth.go (Streamable HTTP). The other side: client.go and
+// resume.go, auth.go and authverify.go (Streamable HTTP). The other side: client.go and
 // clientmodern.go (the two eras, and telling which a server speaks),
 // clientfeatures.go (the calls), clientinput.go (the server's questions),
 // clientstdio.go, clienthttp.go and clientheaders.go (the transports).
