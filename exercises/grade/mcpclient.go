@@ -39,7 +39,7 @@ const (
 	hintMCPNoID        = `A notification has no "id" at all: that is what tells it from a request. The server does not answer it, so an id would be a request nobody answers.`
 	hintMCPSession     = `The answer to initialize carries an Mcp-Session-Id header. Keep its value and send it back, unchanged, as Mcp-Session-Id on every later request of the session: the server answers 400 without it and 404 for an id it does not know.`
 	hintMCPVersion     = `Every request after initialize carries "MCP-Protocol-Version: 2025-11-25", the revision initialize agreed on. Without it a server assumes the older 2025-03-26.`
-	hintMCPNeedsID     = `A request needs an "id", a string or a number: without one it is a notification, which the server never answers. An int field tagged omitempty leaves 0 out, so count from 1.`
+	hintMCPNeedsID     = `A request needs an "id", a string or a number: without one it is a notification, which the server never answers. 0 is an id like any other, but an int field tagged omitempty leaves it out: make the field a pointer, nil for no id.`
 	hintMCPNewID       = `A request id is never used twice in a session, or answers cannot be told apart: count up (1 for initialize, 2 for tools/call, ...).`
 	hintMCPWholeJSON   = `Print what the tool said, not the protocol around it: decode the response and print the "text" of each block of result.content whose "type" is "text", one per line.`
 	hintMCPTextBlocks  = `result.content is a list of blocks. Print the text of every block whose type is "text", each on its own line, in order, and skip the other kinds (image, audio, resource), which are not text.`

@@ -65,11 +65,12 @@ func toolArgs(words []string) (map[string]json.RawMessage, error) {
 //
 //	{"jsonrpc":"2.0","id":1,"method":"initialize","params":{...}}
 //
-// A notification is a request without an id: with ID 0, omitempty
-// leaves the id out.
+// A notification is a request without an id. ID is a pointer so that
+// "no id" is nil, which omitempty leaves out, and every number is an id:
+// 0 is as good an id as 1, so it cannot also mean "none".
 type request struct {
 	JSONRPC string `json:"jsonrpc"`
-	ID      int    `json:"id,omitempty"`
+	ID      *int   `json:"id,omitempty"`
 	Method  string `json:"method"`
 	Params  any    `json:"params,omitempty"`
 }
@@ -122,7 +123,7 @@ func (s *session) post(msg request) (*http.Response, error) {
 // Step 6: a server may answer with an SSE stream (Content-Type:
 // text/event-stream) instead of JSON. README.md shows how to read one.
 func run(s *session, tool string, args map[string]json.RawMessage) int {
-	initialize := request{JSONRPC: "2.0", ID: 1, Method: "initialize", Params: map[string]any{
+	initialize := request{JSONRPC: "2.0", ID: new(1), Method: "initialize", Params: map[string]any{
 		"protocolVersion": protocolVersion,
 		"capabilities":    map[string]any{},
 		"clientInfo":      map[string]string{"name": "mcp-client", "version": "0.1.0"},

@@ -146,14 +146,15 @@ type client struct {
 	url       string
 	sessionID string // from the initialize answer's Mcp-Session-Id header
 	version   string // the agreed revision, for MCP-Protocol-Version
-	lastID    int    // the last request's id; the first is 1, as 0 means none
+	lastID    int    // the last request's id, counted from 1
 }
 
-// request is a JSON-RPC request; with ID 0 it is a notification, which
-// has no id at all (omitempty).
+// request is a JSON-RPC request; with a nil ID it is a notification,
+// which has no id at all (omitempty). A pointer, because 0 is a valid
+// id and so cannot mean "none".
 type request struct {
 	JSONRPC string `json:"jsonrpc"`
-	ID      int    `json:"id,omitempty"`
+	ID      *int   `json:"id,omitempty"`
 	Method  string `json:"method"`
 	Params  any    `json:"params,omitempty"`
 }
@@ -212,7 +213,7 @@ func (c *client) send(ctx context.Context, method string, msg *request, want int
 // request sends a request and returns its result.
 func (c *client) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	c.lastID++ // an id is never reused within a session
-	resp, err := c.send(ctx, http.MethodPost, &request{JSONRPC: "2.0", ID: c.lastID, Method: method, Params: params}, http.StatusOK)
+	resp, err := c.send(ctx, http.MethodPost, &request{JSONRPC: "2.0", ID: new(c.lastID), Method: method, Params: params}, http.StatusOK)
 	if err != nil {
 		return nil, err
 	}
