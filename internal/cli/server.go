@@ -19,7 +19,7 @@ const (
 )
 
 func server(ctx context.Context, args []string, env Env) error {
-	proto, rest, err := sub("server", args, "stdio", "http", "grpc", "mcp", "a2a")
+	proto, rest, err := sub("server", args, "stdio", "http", "grpc", "mcp", "a2a", "oauth")
 	if err != nil {
 		return err
 	}
@@ -32,6 +32,8 @@ func server(ctx context.Context, args []string, env Env) error {
 		return serverMCP(ctx, rest, env)
 	case "a2a":
 		return serverA2A(ctx, rest, env)
+	case "oauth":
+		return serverOAuth(ctx, rest, env)
 	default:
 		return serverHTTP(ctx, rest, env)
 	}
