@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +46,12 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 		mcp.ModernVersion, mcp.LegacyVersion, mcp.ModernVersion, mcp.LegacyVersion))
 	elicitAccept := fs.String("elicit-accept", "", `answer the server's questions (elicitation) with this JSON object, such as '{"confirm":true}', without asking`)
 	elicitDecline := fs.Bool("elicit-decline", false, "decline the server's questions (elicitation) without asking")
+	clientID := fs.String("client-id", "", "OAuth: a client id registered beforehand with the server's authorization server (default: a client ID metadata document, see --client-metadata-url, else dynamic registration)")
+	clientSecret := fs.String("client-secret", "", "OAuth: the secret of --client-id, for a confidential client")
+	clientMetadataURL := fs.String("client-metadata-url", "", "OAuth: the https URL of this client's metadata document, used as its client_id where the authorization server supports client ID metadata documents")
+	scope := fs.String("scope", "", `OAuth: the scopes to ask for, space-separated (default: those the server's 401 names, else its metadata's scopes_supported)`)
+	openBrowser := fs.Bool("open", false, "OAuth: open the authorization URL in a browser (it is always printed on stderr)")
+	wire := fs.Bool("wire", false, "print every HTTP exchange on stderr, the OAuth flow's included; tokens and secrets masked")
 	conformance := fs.Bool("conformance", false, "be the client of the official MCP conformance suite: the server URL is the last argument, and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and MCP_CONFORMANCE_CONTEXT say what to do")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
@@ -58,6 +67,12 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 		return exitUsage, usageErrorf("--elicit-accept and --elicit-decline are two answers; give one")
 	case *conformance && (*cmdLine != "" || *url != "" || fs.NArg() != 1):
 		return exitUsage, usageErrorf("--conformance takes the server URL as its one argument, and no --cmd or --url")
+	case (*clientID != "" || *clientSecret != "" || *clientMetadataURL != "" || *scope != "" || *openBrowser || *wire) && *url == "" && !*conformance:
+		return exitUsage, usageErrorf("--client-id, --client-secret, --client-metadata-url, --scope, --open and --wire are about HTTP: they need --url")
+	case *clientSecret != "" && *clientID == "":
+		return exitUsage, usageErrorf("--client-secret needs the --client-id it belongs to")
+	case *token != "" && (*clientID != "" || *clientMetadataURL != "" || *scope != "" || *openBrowser):
+		return exitUsage, usageErrorf("--token is a token given beforehand; the OAuth flags are for getting one: give one or the other")
 	}
 	var acceptWith map[string]any
 	if *elicitAccept != "" {
@@ -97,8 +112,31 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 		OnWarning: func(msg string) { fmt.Fprintf(stderr, "wirelab: warning: %s\n", msg) },
 		Elicit:    elicitor(env, stderr, acceptWith, *elicitDecline),
 	}
+	auth := mcp.AuthOptions{ClientID: *clientID, ClientSecret: *clientSecret, ClientMetadataURL: *clientMetadataURL,
+		Scope: *scope, ClientName: "wirelab " + implVersion(), Log: stderr}
+	if *wire {
+		auth.HTTP = &mcp.WireLog{Out: stderr}
+	}
 	if *conformance {
-		return conformanceMCP(ctx, fs.Arg(0), opts, env)
+		return conformanceMCP(ctx, fs.Arg(0), opts, auth, env)
+	}
+	if *url != "" {
+		if *token != "" {
+			// A token given beforehand: no flow, only the wire if asked.
+			if auth.HTTP != nil {
+				opts.HTTPClient = &http.Client{Transport: auth.HTTP}
+			}
+		} else {
+			// A server that answers 401 starts the OAuth flow; the person
+			// approves in a browser, which comes back to this listener.
+			redirect := &mcp.LoopbackRedirect{Out: stderr}
+			if *openBrowser {
+				redirect.Open = openURL
+			}
+			defer redirect.Close()
+			auth.Redirect = redirect
+			opts.HTTPClient = &http.Client{Transport: mcp.NewAuthorizer(auth)}
+		}
 	}
 	var cl *mcp.Client
 	var err error
@@ -341,4 +379,23 @@ func printNotification(w io.Writer, method string, params json.RawMessage) {
 		}
 	}
 	fmt.Fprintf(w, "wirelab: notification %s %s\n", method, params)
+}
+
+// openURL opens url in the desktop's browser.
+func openURL(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	// Reaps the opener, which exits as soon as it has handed the URL on.
+	go cmd.Wait()
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 
@@ -31,7 +32,7 @@ import (
 // get every prompt the server offers. Questions from the server are
 // accepted with the form's defaults. Only the scenarios whose point is
 // the listing stop after it.
-func conformanceMCP(ctx context.Context, url string, opts *mcp.ClientOptions, env Env) (int, error) {
+func conformanceMCP(ctx context.Context, url string, opts *mcp.ClientOptions, auth mcp.AuthOptions, env Env) (int, error) {
 	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
 	if v := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"); v != "" && opts.ProtocolVersion == "" {
 		opts.ProtocolVersion = v
@@ -41,12 +42,36 @@ func conformanceMCP(ctx context.Context, url string, opts *mcp.ClientOptions, en
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
 		} `json:"toolCalls"`
+		// The auth scenarios: a pre-registered client, and the issuer
+		// it was registered with; or a client ID metadata document.
+		ClientID          string `json:"client_id"`
+		ClientSecret      string `json:"client_secret"`
+		Issuer            string `json:"issuer"`
+		ClientMetadataURL string `json:"client_metadata_url"`
 	}
 	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &sc); err != nil {
 			return exitUsage, fmt.Errorf("MCP_CONFORMANCE_CONTEXT is not the JSON expected: %w", err)
 		}
 	}
+	// The auth scenarios' authorization server approves every request at
+	// once, redirecting to redirect_uri: the client reads the code from
+	// Location, no browser or listener needed. The metadata document URL
+	// is the one the suite's basic-cimd scenario expects, unless the
+	// context or a flag names another (it is never fetched: the suite's
+	// server accepts it as it is).
+	if sc.ClientID != "" {
+		auth.ClientID, auth.ClientSecret, auth.ClientIssuer = sc.ClientID, sc.ClientSecret, sc.Issuer
+	}
+	switch {
+	case sc.ClientMetadataURL != "":
+		auth.ClientMetadataURL = sc.ClientMetadataURL
+	case auth.ClientMetadataURL == "":
+		auth.ClientMetadataURL = conformanceClientMetadataURL
+	}
+	auth.Redirect = &mcp.DirectRedirect{}
+	opts.HTTPClient = &http.Client{Transport: mcp.NewAuthorizer(auth)}
+
 	// SEP-1034: a client that accepts without asking sends the defaults.
 	opts.Elicit = func(_ context.Context, p mcp.ElicitParams) (mcp.ElicitResult, error) {
 		content, err := json.Marshal(mcp.FormDefaults(p.RequestedSchema))
@@ -142,6 +167,11 @@ func conformanceMCP(ctx context.Context, url string, opts *mcp.ClientOptions, en
 	}
 	return conformanceExit(failed)
 }
+
+// conformanceClientMetadataURL is the client_id the suite's auth/basic-cimd
+// scenario expects a client to present when the authorization server
+// supports client ID metadata documents.
+const conformanceClientMetadataURL = "https://conformance-test.local/client-metadata.json"
 
 func conformanceExit(failed bool) (int, error) {
 	if failed {
