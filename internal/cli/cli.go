@@ -51,11 +51,14 @@ Usage:
       The gRPC tool server (tools.v1.ToolServer), with health and reflection.
       --tls and --mtls make a throwaway CA at start and print where clients find it.
   wirelab server mcp [--http 127.0.0.1:8021 [--token SECRET[:SCOPE,...]]... [--max-sessions 1000] [--session-idle 10m]] [--fixtures conformance] [--page-size N]
+  wirelab server mcp --http 127.0.0.1:8021 --auth URL|builtin [--auth-addr 127.0.0.1:8023] [--resource URL]
       The MCP server, revisions 2026-07-28 (each request on its own) and 2025-11-25
       (a session opened with initialize) at once: on stdin and stdout, one JSON-RPC message
       per line; or, with --http, Streamable HTTP at http://ADDR/mcp. A session idle for
       --session-idle ends; when --max-sessions are open, a new one ends the idle session
-      unused longest.
+      unused longest. With --auth it is an OAuth resource server: it takes access tokens
+      that the authorization server URL issued for it (scope mcp:tools; a production
+      deploy needs deploy:production too); builtin starts wirelab's own, and says where.
   wirelab server a2a [--addr 127.0.0.1:8022] [--token SECRET[:SCOPE,...]]...
       The A2A agent, protocol 1.0 and 0.3 over JSON-RPC at http://ADDR/ (the A2A-Version
       header chooses; none means 0.3); its card at /.well-known/agent-card.json.

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/mcp"
+	"github.com/wirelab/wirelab/protocols/oauth"
 	"github.com/wirelab/wirelab/protocols/stdio"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
@@ -97,6 +101,9 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	addr := fs.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8021 (port 0 picks a free one)")
 	var tokens repeated
 	fs.Var(&tokens, "token", "with --http: accepted bearer token, SECRET or SECRET:SCOPE,... (repeatable)")
+	authURL := fs.String("auth", "", `with --http: accept OAuth access tokens issued by the authorization server at URL (its issuer), or "builtin" to start wirelab's own`)
+	authAddr := fs.String("auth-addr", "", "with --auth builtin: where the authorization server listens (default 127.0.0.1:0, a free port)")
+	resource := fs.String("resource", "", "with --auth: this server's URL, which tokens must name as their audience (default http://ADDR/mcp)")
 	fixtures := fs.String("fixtures", "", `add test fixtures: "conformance" adds what the official MCP conformance suite calls`)
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "most items per page of tools/list, resources/list and prompts/list")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: most sessions open at once; when full, a new one ends the idle session unused longest")
@@ -120,6 +127,18 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	if ts.Enabled() && *addr == "" {
 		return usageErrorf("--token needs --http: on stdio the user who starts the server is the only caller")
 	}
+	switch {
+	case *authURL != "" && ts.Enabled():
+		return usageErrorf("--auth and --token exclude each other: the server takes OAuth access tokens or static ones")
+	case *authURL != "" && *addr == "":
+		return usageErrorf("--auth needs --http: on stdio the user who starts the server is the only caller")
+	case *authAddr != "" && *authURL != "builtin":
+		return usageErrorf("--auth-addr goes with --auth builtin")
+	case *resource != "" && *authURL == "":
+		return usageErrorf("--resource goes with --auth")
+	case *authURL != "" && *authURL != "builtin" && !isHTTPURL(*authURL):
+		return usageErrorf(`--auth takes the authorization server's issuer, an http(s) URL such as http://127.0.0.1:8023, or "builtin"; got %q`, *authURL)
+	}
 	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{
 		Version: implVersion(), Log: logger(env.Stderr), PageSize: *pageSize, Fixtures: *fixtures == "conformance",
 	})
@@ -134,10 +153,65 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	h := s.HTTPHandler(&mcp.HTTPOptions{Tokens: ts, Loopback: loopback, MaxSessions: *maxSessions, SessionIdle: *sessionIdle})
+	opts := &mcp.HTTPOptions{Tokens: ts, Loopback: loopback, MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var asDone chan error // the built-in authorization server's end, if one runs
+	if *authURL != "" {
+		res := *resource
+		if res == "" {
+			if !loopback {
+				ln.Close()
+				return usageErrorf("--auth on an address other machines reach needs --resource URL: the URL they call this server at, which their tokens must name")
+			}
+			res = "http://" + ln.Addr().String() + mcp.Endpoint
+		}
+		issuer := *authURL
+		if issuer == "builtin" {
+			asLn, asLoopback, err := listen(cmp.Or(*authAddr, "127.0.0.1:0"), "oauth", "http://", env.Stderr)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			issuer = issuerFor(asLn.Addr())
+			// The built-in server issues tokens for this MCP server only:
+			// asked for another resource, it answers invalid_target.
+			as := oauth.NewServer(oauth.Options{Issuer: issuer, Resources: []string{res}, Loopback: asLoopback, Log: logger(env.Stderr)})
+			asDone = make(chan error, 1)
+			// This goroutine ends when ctx does (cancel runs when serverMCP
+			// returns); if the server fails, it ends the MCP server too.
+			go func() {
+				err := serveHTTP(ctx, asLn, as)
+				cancel()
+				asDone <- err
+			}()
+		}
+		opts.Verifier = mcp.NewVerifier(issuer, res, nil)
+		fmt.Fprintf(env.Stderr, "wirelab: mcp server takes OAuth access tokens for %s from the authorization server %s\n", res, issuer)
+		// Read the authorization server's metadata and keys now, so that
+		// a wrong URL shows at once; if it is not up yet, the first token
+		// tries again.
+		if err := opts.Verifier.Discover(ctx); err != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: WARNING: %v; tokens will be refused with 503 until it answers\n", err)
+		}
+	}
+	h := s.HTTPHandler(opts)
 	// Open GET streams last as long as their sessions: end the sessions
 	// first, or the graceful shutdown would wait for them in vain.
 	stop := context.AfterFunc(ctx, h.Close)
 	defer stop()
-	return serveHTTP(ctx, ln, h)
+	err = serveHTTP(ctx, ln, h)
+	if asDone != nil {
+		cancel()
+		if asErr := <-asDone; err == nil {
+			err = asErr
+		}
+	}
+	return err
+}
+
+// isHTTPURL reports whether s is an absolute http or https URL.
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
