@@ -207,6 +207,11 @@ func (a *Authorizer) RoundTrip(req *http.Request) (*http.Response, error) {
 		if authorized {
 			authorizations++
 		}
+		if resp.StatusCode == http.StatusForbidden && !subset(ch.scopes(), next.granted) {
+			// The authorization server would not grant what the
+			// resource asks for: asking again would get the same.
+			return nil, stepError("step-up", "asked for scope %q, but the authorization server granted only %q", strings.Join(ch.scopes(), " "), strings.Join(next.granted, " "))
+		}
 		fresh = next
 	}
 }
@@ -222,12 +227,12 @@ func (a *Authorizer) obtain(req *http.Request, ch challenge, old *tokenSet) (*to
 		return nil, false, err
 	}
 	if old != nil && old.refresh != "" && ch.status == http.StatusUnauthorized && old.issuer == d.as.Issuer {
-		if next, err := a.refresh(ctx, old); err == nil {
+		next, err := a.refresh(ctx, old)
+		if err == nil {
 			a.setToken(next)
 			return next, false, nil
-		} else {
-			a.logf("refresh failed, authorizing again: %v", err)
 		}
+		a.logf("refresh failed, authorizing again: %v", err)
 	}
 	scopes := a.selectScopes(ch, d, old)
 	next, err := a.authorize(ctx, d, scopes)

@@ -83,6 +83,9 @@ var secretParams = []string{"code", "code_verifier", "client_secret", "refresh_t
 // secretJSON finds the JSON members that are secrets.
 var secretJSON = regexp.MustCompile(`("(?:access_token|refresh_token|id_token|client_secret)"\s*:\s*")([^"]*)(")`)
 
+// secretInText finds secret parameters in a text, such as an HTML page.
+var secretInText = regexp.MustCompile(`\b(?:code|code_verifier|client_secret|refresh_token|access_token)=[^&"'\s<>]+`)
+
 // Mask shortens a secret to its first four characters and its length:
 // enough to tell two tokens apart in a log, not enough to use one.
 func Mask(secret string) string {
@@ -162,7 +165,11 @@ func writeBody(b *strings.Builder, prefix, contentType string, data []byte, n in
 			return parts[1] + Mask(parts[2]) + parts[3]
 		})
 	case strings.HasPrefix(mt, "text/"):
-		text = string(data)
+		// A redirect's page repeats its Location, code and all.
+		text = secretInText.ReplaceAllStringFunc(string(data), func(m string) string {
+			name, value, _ := strings.Cut(m, "=")
+			return name + "=" + url.QueryEscape(Mask(value))
+		})
 	default:
 		fmt.Fprintf(b, "%s(%d bytes of %s)\n", prefix, n, contentType)
 		return
