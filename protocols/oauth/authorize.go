@@ -312,7 +312,9 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 
 	// RFC 6749 section 4.1.2 and RFC 9207 section 2: code, the state the
 	// client sent, and iss, which tells a client that talks to several
-	// authorization servers which one this answer came from.
+	// authorization servers which one this answer came from. The answer
+	// carries a code: no cache may keep it.
+	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, withQuery(req.redirectURI, url.Values{"code": {value}, "state": nonEmpty(req.state), "iss": {s.issuer}}), http.StatusSeeOther)
 }
 
@@ -326,6 +328,7 @@ func (s *Server) refuseAuthorization(w http.ResponseWriter, r *http.Request, lan
 		s.errorPage(w, lang, http.StatusBadRequest, e.code, e.description)
 		return
 	}
+	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, withQuery(e.redirectURI, url.Values{
 		"error": {e.code}, "error_description": {e.description}, "state": nonEmpty(e.state), "iss": {s.issuer},
 	}), status)

@@ -1,9 +1,11 @@
 package oauth
 
 import (
+	"bytes"
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"golang.org/x/text/language"
 )
@@ -202,32 +204,36 @@ func (s *Server) showConsent(w http.ResponseWriter, lang string, req *authReques
 	}
 	other.Set("lang", map[string]string{"en": "ru", "ru": "en"}[lang])
 	view.Switch = AuthorizePath + "?" + other.Encode()
-	pageHeaders(w)
-	w.WriteHeader(http.StatusOK)
-	pages.Execute(w, view)
+	writePage(w, http.StatusOK, pages, view)
 }
 
 // errorPage shows a refusal to the person instead of redirecting. The
 // error and its description are the RFC's ASCII English, the same words
 // a redirect would carry; the text around them is in the page's language.
 func (s *Server) errorPage(w http.ResponseWriter, lang string, status int, code, description string) {
-	pageHeaders(w)
-	w.WriteHeader(status)
-	errorPage.Execute(w, struct {
+	writePage(w, status, errorPage, struct {
 		Lang, Code, Description string
 		T                       texts
 	}{lang, code, description, words[lang]})
 }
 
-// pageHeaders keep the pages out of caches and out of frames: a page
-// that can be framed can be covered by another site's decoy, which then
-// steers the person's click onto Allow (clickjacking, RFC 6819 section
-// 4.4.1.9).
-func pageHeaders(w http.ResponseWriter) {
+// writePage renders a page whole before sending it, so that it goes out
+// with a Content-Length, and keeps it out of caches and out of frames: a
+// page that can be framed can be covered by another site's decoy, which
+// then steers the person's click onto Allow (clickjacking, RFC 6819
+// section 4.4.1.9).
+func writePage(w http.ResponseWriter, status int, t *template.Template, data any) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		panic("oauth: rendering a page: " + err.Error()) // the data is always the template's own type
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
 }
