@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"html"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-jose/go-jose/v4"
@@ -198,7 +200,8 @@ func verifyAccessToken(t *testing.T, issuer, token string) AccessClaims {
 }
 
 func TestFlowWithOAuth2(t *testing.T) {
-	_, issuer := startServer(t, Options{})
+	var log syncBuffer
+	_, issuer := startServer(t, Options{Log: slog.New(slog.NewTextHandler(&log, nil))})
 	ctx := context.Background()
 
 	reg := register(t, issuer, ClientMetadata{
@@ -255,6 +258,39 @@ func TestFlowWithOAuth2(t *testing.T) {
 			t.Errorf("refresh token %d after reuse: %v, want invalid_grant", i, err)
 		}
 	}
+
+	// The log tells what happened without anything one could use.
+	logged := log.String()
+	for name, secret := range map[string]string{
+		"client secret": reg.ClientSecret, "code": code, "access token": tok.AccessToken,
+		"refresh token": tok.RefreshToken, "second access token": refreshed.AccessToken, "second refresh token": refreshed.RefreshToken,
+	} {
+		if strings.Contains(logged, secret) {
+			t.Errorf("the log shows the %s in full:\n%s", name, logged)
+		}
+	}
+	if !strings.Contains(logged, "jti="+claims.ID) {
+		t.Errorf("the log does not name the token's jti %s:\n%s", claims.ID, logged)
+	}
+}
+
+// syncBuffer is a log destination that handlers on several goroutines
+// may write to.
+type syncBuffer struct {
+	mu sync.Mutex // guards b
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 var cmpIgnoreTimes = cmp.FilterPath(func(p cmp.Path) bool {
