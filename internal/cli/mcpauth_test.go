@@ -96,3 +96,31 @@ func getDoc(t *testing.T, url string, dst any) {
 		t.Fatalf("GET %s: %v", url, err)
 	}
 }
+
+// TestServeMCPAuth: `serve --mcp-auth` starts the authorization server
+// beside the other built-in servers and protects the MCP server with it.
+func TestServeMCPAuth(t *testing.T) {
+	base := startServer(t, "mcp", "serve", "--no-open", "--addr", "127.0.0.1:0", "--mcp-auth")
+	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the MCP server with --mcp-auth, no token: %s, want 401", resp.Status)
+	}
+	var prm struct {
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	getDoc(t, base+"/.well-known/oauth-protected-resource/mcp", &prm)
+	var meta struct {
+		Issuer string `json:"issuer"`
+	}
+	if len(prm.AuthorizationServers) != 1 {
+		t.Fatalf("protected resource metadata names %v, want the built-in authorization server", prm.AuthorizationServers)
+	}
+	getDoc(t, prm.AuthorizationServers[0]+"/.well-known/oauth-authorization-server", &meta)
+	if meta.Issuer != prm.AuthorizationServers[0] {
+		t.Fatalf("the authorization server says issuer %q, want %q", meta.Issuer, prm.AuthorizationServers[0])
+	}
+}

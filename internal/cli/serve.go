@@ -13,6 +13,7 @@ import (
 	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/mcp"
+	"github.com/wirelab/wirelab/protocols/oauth"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -28,6 +29,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	code := fs.String("code", "", "the join code: for --follow, when its URL has no ?code=; for --classroom, instead of a random one")
 	name := fs.String("name", "", "your name on the instructor's list, for --follow (default: your login name)")
 	natsURL := fs.String("nats", "", "share the presenter with every playground on this NATS server (nats://HOST:4222)")
+	mcpAuth := fs.Bool("mcp-auth", false, "the MCP server takes OAuth access tokens from the built-in authorization server (its console must then get one)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -88,7 +90,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// One free loopback port per server; each listener is closed by the
 	// server that serves it, or below if a later one cannot open.
 	var lns []net.Listener
-	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}} {
+	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}, {"oauth", "http://"}} {
 		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
 		if err != nil {
 			ln.Close()
@@ -102,9 +104,21 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 		lns = append(lns, l)
 	}
-	httpLn, grpcLn, mcpLn, a2aLn, authLn := lns[0], lns[1], lns[2], lns[3], lns[4]
+	httpLn, grpcLn, mcpLn, a2aLn, authLn, oauthLn := lns[0], lns[1], lns[2], lns[3], lns[4], lns[5]
 	log := logger(env.Stderr)
-	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	// The authorization server issues tokens for any resource, so that
+	// the MCP server can be seen refusing one issued for another.
+	issuer := issuerFor(oauthLn.Addr())
+	authServer := oauth.NewServer(oauth.Options{Issuer: issuer, Loopback: true, Log: log})
+	// The MCP server is open unless asked: the consoles and lessons call
+	// it without a token.
+	mcpOpts := &mcp.HTTPOptions{Loopback: true}
+	if *mcpAuth {
+		resource := "http://" + mcpLn.Addr().String() + mcp.Endpoint
+		mcpOpts.Verifier = mcp.NewVerifier(issuer, resource, nil)
+		fmt.Fprintf(env.Stderr, "wirelab: the MCP server takes OAuth access tokens for %s from %s\n", resource, issuer)
+	}
+	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(mcpOpts)
 	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true, Version: implVersion()})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -126,6 +140,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	go func() { errc <- serveGRPC(ctx, grpcLn, grpctool.NewServer(cat, &grpctool.ServerOptions{Log: log})) }()
 	go func() { errc <- serveHTTP(ctx, mcpLn, mcpHandler) }()
 	go func() { errc <- serveHTTP(ctx, a2aLn, agent) }()
+	go func() { errc <- serveHTTP(ctx, oauthLn, authServer) }()
 
 	url, page := "http://"+ln.Addr().String(), "/learn/"
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
