@@ -25,7 +25,8 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 	mux.HandleFunc("GET /console/{$}", consoles.list)
 	mux.HandleFunc("GET /console/{slug}", consoles.page) // ?watch=ID follows a session, ?exercise=ID checks one
 	mux.HandleFunc("GET /five-wires", five.page)
-	mux.HandleFunc("GET /taps", tapsPage(hub)) // the running wirelab taps, each opening the console that follows it
+	mux.HandleFunc("GET /taps", tapsPage(hub))            // the running wirelab taps, each opening the console that follows it
+	mux.HandleFunc("POST /taps/open", openRecording(hub)) // a recording opened read only, from this machine
 
 	// The exercises. The POSTs change progress or run code, for a page on
 	// this machine only.

@@ -88,10 +88,12 @@ Usage:
   wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE]
   wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem] [--tls [--cert-dir DIR]] [--record FILE]
   wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT]] FILE | tap export --har FILE
+  wirelab tap open FILE [--playground http://127.0.0.1:8018]
   wirelab replay FILE --against COMMAND|URL [--wait 5s] [--token T]
       Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it
       (secrets masked) and check each MCP and A2A message; replay a recording against a
-      server and diff the answers: exit 0 when they agree, 1 otherwise.
+      server and diff the answers: exit 0 when they agree, 1 otherwise. tap open shows a
+      recording in a running playground, read only, each finding marked on its row.
   wirelab exercises [--json] [--lang en|ru]
       List the exercises: id, kind (code or frame), lesson, your progress, title.
   wirelab init DIR

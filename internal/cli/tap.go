@@ -19,7 +19,8 @@ import (
 
 // tapCmd is `wirelab tap`: a stdio server started behind the tap
 // (`-- COMMAND ARGS...`), an HTTP server behind a proxy (--listen and
-// --upstream), or the subcommands that read a recording (check, export).
+// --upstream), or the subcommands that read a recording (check, export,
+// open).
 func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if len(args) > 0 {
 		switch args[0] {
@@ -27,6 +28,8 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 			return tapCheckCmd(ctx, args[1:], env)
 		case "export":
 			return tapExportCmd(args[1:], env)
+		case "open":
+			return tapOpenCmd(ctx, args[1:], env)
 		}
 	}
 	fs := flags("tap")
