@@ -20,6 +20,11 @@
 //   - a student's own wirelab following a classroom, at
 //     ?watch=instructor: the instructor's console with the student's own
 //     beside it (an iframe), and "try this frame here" between them.
+//
+// A console that follows a tap (?watch=tap-N: a live wirelab tap, or a
+// recording opened on /taps) has no composer, since nothing can be sent
+// there; each finding of the tap's check is marked on its row and
+// explained in the row's view, and counted above the transcript.
 import { WireSocket, WireKnown } from "./wire.js";
 import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes } from "./transcript.js";
 import * as sequence from "./sequence.js";
@@ -42,6 +47,7 @@ el.groups.className = "template-groups";
 el.template.closest(".composer-bar").after(el.groups);
 const storeKey = "wirelab.console." + data.slug;
 const watching = data.watch !== "";
+const tapping = /^tap-\d+$/.test(data.watch); // following a tap or an opened recording
 // A follower's socket is its Following's (below), which opens it again
 // when it drops; the learner's own is opened by the first send.
 const wire = watching ? null : new WireSocket("/ws");
@@ -352,6 +358,7 @@ function rowElement(r) {
   }
   // Once the learner has answered the server's request, the request
   // offers no Answer any more.
+  if (r.findings && r.findings.length > 0) markFindings(tr, r.findings);
   if (r.ask && !r.answered && !watching && !r.old) {
     const b = document.createElement("button");
     b.type = "button";
@@ -390,6 +397,8 @@ function changed(what, r) {
     el.stderr.textContent += r.text;
     el.stderr.scrollTop = el.stderr.scrollHeight;
   }
+  if (what === "findings" || what === "clear") countFindings();
+  if (what === "findings") return;
   if (what !== "stderr") drawSoon();
   saveSoon();
 }
@@ -405,6 +414,105 @@ function select(r) {
   // A gRPC call's bytes come with its capture: until then (or if it
   // never came) its row has none to show raw or in hex.
   el.detailBody.textContent = view !== "pretty" && !hasBytes(r) ? T.noBytes : views[view](r);
+  explainFindings(r);
+}
+
+// ---- a tap's findings: marked on rows, explained, counted
+
+// findingText is what the tap's findings say around them, in the
+// page's language; the findings bring their own explanations in both.
+const findingText = {
+  en: {
+    severity: { error: "error", warning: "warning", note: "note" },
+    count: (n) => `Checked as wirelab tap check checks: ${n.error} errors, ${n.warning} warnings, ${n.note} notes`,
+    first: "show the first",
+    readOnly: "Read only: this console shows what a tap saw, live or from a recording; nothing can be sent from here.",
+  },
+  ru: {
+    severity: { error: "ошибка", warning: "предупреждение", note: "заметка" },
+    count: (n) => `Проверено так же, как wirelab tap check: ошибок ${n.error}, предупреждений ${n.warning}, заметок ${n.note}`,
+    first: "показать первую",
+    readOnly: "Только чтение: консоль показывает то, что увидел отвод, вживую или из записи; отсюда ничего не отправить.",
+  },
+};
+const FT = findingText[document.documentElement.lang] || findingText.en;
+const ru = document.documentElement.lang === "ru";
+const severityOrder = ["error", "warning", "note"];
+
+// worst is the most serious severity among findings.
+function worst(findings) {
+  return severityOrder.find((s) => findings.some((f) => f.severity === s)) || "note";
+}
+
+// markFindings marks a row with the codes of its findings, the most
+// serious giving the row its colour.
+function markFindings(tr, findings) {
+  const w = worst(findings);
+  tr.classList.add("row-finding", "row-finding-" + w);
+  const mark = document.createElement("span");
+  mark.className = "finding-mark finding-" + w;
+  mark.textContent = (w === "note" ? "ℹ " : "⚠ ") + findings.map((f) => f.code).join(", ");
+  mark.title = findings.map((f) => FT.severity[f.severity] + " " + f.code + ": " + f.detail).join("\n");
+  tr.querySelector(".summary").append(" ", mark);
+}
+
+// explainFindings shows, above the selected row's bytes, what the
+// check found in it and why it matters.
+let findingsBox = null;
+function explainFindings(r) {
+  if (!findingsBox) {
+    findingsBox = document.createElement("div");
+    findingsBox.className = "row-findings";
+    findingsBox.setAttribute("aria-live", "polite");
+    el.detailBody.before(findingsBox);
+  }
+  findingsBox.replaceChildren();
+  findingsBox.hidden = !r || !r.findings || r.findings.length === 0;
+  if (findingsBox.hidden) return;
+  for (const f of r.findings) {
+    const item = document.createElement("div");
+    item.className = "finding finding-" + f.severity;
+    const head = document.createElement("p");
+    const code = document.createElement("strong");
+    code.textContent = FT.severity[f.severity] + " " + f.code;
+    head.append(code, ": " + f.detail);
+    const why = document.createElement("p");
+    why.textContent = ru ? f.ru : f.en;
+    item.append(head, why);
+    findingsBox.append(item);
+  }
+}
+
+// countFindings says above the transcript how many findings there are,
+// with a way to the first of the most serious.
+let findingsCount = null;
+function countFindings() {
+  if (!tapping) return;
+  if (!findingsCount) {
+    findingsCount = document.createElement("p");
+    findingsCount.id = "findings-count";
+    findingsCount.className = "findings-count";
+    findingsCount.setAttribute("aria-live", "polite");
+    el.rows.closest(".transcript").querySelector(".section-bar").after(findingsCount);
+  }
+  const n = transcript.counts();
+  findingsCount.className = "findings-count" + (n.error > 0 ? " findings-error" : n.warning > 0 ? " findings-warning" : "");
+  findingsCount.replaceChildren(FT.count(n));
+  const marked = transcript.rows.filter((r) => r.findings && r.findings.length > 0);
+  if (marked.length === 0) return;
+  const w = worst(marked.flatMap((r) => r.findings));
+  const first = marked.find((r) => r.findings.some((f) => f.severity === w));
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "findings-first";
+  b.textContent = FT.first;
+  b.addEventListener("click", () => {
+    if (following) following.pause();
+    select(first);
+    const tr = el.rows.querySelector(`tr[data-n="${first.n}"]`);
+    if (tr) scrollBox(tr);
+  });
+  findingsCount.append(" ", b);
 }
 
 // setView shows the selected row in a view: pretty, raw or hex.
@@ -715,6 +823,17 @@ if (el.composer.value === "" && !watching) {
 checkFrame();
 drawSoon();
 if (el.room) new Room(el.room);
+if (tapping) {
+  // Nothing can be sent where a tap is followed: no composer, and a
+  // sentence that says so in its place.
+  const composer = el.composer.closest(".composer");
+  composer.hidden = true;
+  const note = document.createElement("p");
+  note.className = "tap-read-only";
+  note.textContent = FT.readOnly;
+  composer.after(note);
+  countFindings();
+}
 if (watching) {
   showTarget();
   following = new Following(data.watch, {

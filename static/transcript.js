@@ -18,7 +18,9 @@
 //    rpc (JSON-RPC id as text, or ""), latency (ms or null),
 //    ask (true: a request from the server the learner may answer),
 //    answered (a request that has its answer; on an ask, the learner's),
-//    era (the era of MCP the message belongs to, eraOf; absent if none)}
+//    era (the era of MCP the message belongs to, eraOf; absent if none),
+//    findings (on a tap's rows: the tap check's findings about the
+//    message, each {index, code, severity, event, detail, en, ru})}
 //
 // What becomes a row:
 //   - a stdio frame: one row per line sent, one per line read back;
@@ -43,6 +45,12 @@
 //     server's requests to the learner there, and the answers to them all.
 // A message of neither (a notification of the server's, a request
 // before any initialize, another protocol's) has no era.
+//
+// A tap's events (playground/wire/tap.go) carry "seq", the number of
+// the tap's event they come from, and the tap's check sends each finding
+// as an event of kind "finding" naming that number: the transcript puts
+// it on the row that shows the event, and tells "findings" when the
+// count changes. A finding that comes again, changed, replaces itself.
 
 // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
 // into milliseconds with the fraction kept (Date.parse keeps only ms).
@@ -190,6 +198,8 @@ export class Transcript {
     // The stdio servers (target and "to") that initialize has gone to
     // since they started: what goes to them is in a 2025-11-25 session.
     this.sessions = new Set();
+    this.bySeq = new Map(); // a tap's event number -> the row that shows it
+    this.findings = new Map(); // a finding's index in the tap's check -> the finding
   }
 
   // eraOf finds the era of a message the learner sent (see the top of
@@ -246,6 +256,50 @@ export class Transcript {
 
   // event takes one message from the playground.
   event(ev) {
+    if (ev.op === "event" && ev.kind === "finding") return this.finding(ev);
+    const before = this.rows.length;
+    this.take(ev);
+    if (ev.seq) this.place(ev, before);
+  }
+
+  // place remembers the row that shows a tap's event: the first row it
+  // made or, for the part of an HTTP answer that makes none (its body,
+  // its end), the answer's row. The "raw" bytes of an answer's head come
+  // before the head's row, with the same number.
+  place(ev, before) {
+    if (ev.kind === "raw" || this.bySeq.has(ev.seq)) return;
+    let row = this.rows[before];
+    if (!row && ev.id) {
+      const x = this.exchanges.get(ev.id);
+      row = x && (x.head || x.request);
+    }
+    if (row) this.bySeq.set(ev.seq, row);
+  }
+
+  // finding puts a finding of a tap's check on the row of the event it
+  // names. One whose row is not here (its event came before the replay
+  // began, or shows as no row, as gRPC frames do) is counted all the same.
+  finding(ev) {
+    const f = ev.finding;
+    if (!f) return;
+    this.findings.set(f.index, f);
+    const row = this.bySeq.get(f.event);
+    if (row) {
+      row.findings = (row.findings || []).filter((x) => x.index !== f.index).concat([f]);
+      this.onChange("update", row);
+    }
+    this.onChange("findings");
+  }
+
+  // counts are the findings so far, by severity.
+  counts() {
+    const n = { error: 0, warning: 0, note: 0 };
+    for (const f of this.findings.values()) n[f.severity] = (n[f.severity] || 0) + 1;
+    return n;
+  }
+
+  // take takes one message that is not a finding.
+  take(ev) {
     if (ev.op === "error") {
       this.add({ dir: "note", kind: "refused", target: ev.target || "", ex: ev.id, at: "", ms: 0, text: ev.message, size: 0, summary: ev.message });
       return;
@@ -444,6 +498,8 @@ export class Transcript {
     this.exchanges.clear();
     this.fixes.clear();
     this.stderr = [];
+    this.bySeq.clear();
+    this.findings.clear();
     this.onChange("clear");
   }
 }
