@@ -18,6 +18,7 @@ func TestMCPAuthUsage(t *testing.T) {
 		{[]string{"--auth", "builtin"}, "--auth needs --http"},
 		{[]string{"--http", "127.0.0.1:0", "--auth", "http://127.0.0.1:1", "--auth-addr", "127.0.0.1:0"}, "--auth-addr goes with --auth builtin"},
 		{[]string{"--http", "127.0.0.1:0", "--resource", "http://127.0.0.1:1/mcp"}, "--resource goes with --auth"},
+		{[]string{"--http", "127.0.0.1:0", "--auth", "builtin", "--resource", "mcp.example/mcp"}, "--resource takes this server's URL"},
 		{[]string{"--http", "127.0.0.1:0", "--auth", "127.0.0.1:8023"}, `--auth takes the authorization server's issuer, an http(s) URL`},
 	} {
 		code, _, stderr := run(t, "", append([]string{"server", "mcp"}, tt.args...)...)

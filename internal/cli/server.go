@@ -136,6 +136,8 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		return usageErrorf("--auth-addr goes with --auth builtin")
 	case *resource != "" && *authURL == "":
 		return usageErrorf("--resource goes with --auth")
+	case *resource != "" && !isHTTPURL(*resource):
+		return usageErrorf("--resource takes this server's URL, such as http://mcp.example:8021/mcp; got %q", *resource)
 	case *authURL != "" && *authURL != "builtin" && !isHTTPURL(*authURL):
 		return usageErrorf(`--auth takes the authorization server's issuer, an http(s) URL such as http://127.0.0.1:8023, or "builtin"; got %q`, *authURL)
 	}

@@ -131,7 +131,7 @@ func metadataURL(r *http.Request) string {
 func resourceMetadataURL(resource string) string {
 	u, err := url.Parse(resource)
 	if err != nil {
-		return resource // NewHTTPHandler checked it; never reached
+		return resource // NewVerifier checked it; never reached
 	}
 	u.Path = metadataPath + u.Path
 	return u.String()

@@ -94,8 +94,13 @@ type VerifierOptions struct {
 // NewVerifier returns a verifier for tokens that the authorization server
 // issuer (its issuer identifier, "http://127.0.0.1:8023") issued for
 // resource, this server's resource identifier ("http://127.0.0.1:8021/mcp").
-// It reads nothing yet: [Verifier.Discover] does, or the first token.
+// It reads nothing yet: [Verifier.Discover] does, or the first token. It
+// panics if resource is not an absolute http(s) URL: that is a mistake in
+// the program that starts the server.
 func NewVerifier(issuer, resource string, opts *VerifierOptions) *Verifier {
+	if u, err := url.Parse(resource); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
+		panic(fmt.Sprintf("mcp: resource %q is not an absolute http(s) URL without a fragment (RFC 8707 section 2)", resource))
+	}
 	if opts == nil {
 		opts = &VerifierOptions{}
 	}
