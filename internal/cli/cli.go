@@ -34,9 +34,9 @@ type Env struct {
 const usage = `wirelab: learn, teach and debug tool protocols by reading the wire.
 
 Usage:
-  wirelab [serve] [--addr 127.0.0.1:8018] [--no-open] [--mcp-auth]
-      Start the playground in the browser, and beside it the built-in servers, an OAuth
-      authorization server among them. With --mcp-auth the MCP server takes its tokens.
+  wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
+      Start the playground in the browser, and beside it the built-in servers: among them
+      an OAuth authorization server and a second MCP server that takes its tokens.
   wirelab serve --classroom [--addr 0.0.0.0:8080] [--code CODE] [--nats nats://HOST:4222]
       Open the playground to a room: students join at the printed URL with the code;
       your home page shows both with a QR code, and /classroom who is here. With --nats
@@ -77,6 +77,9 @@ Usage:
       Exit 0 on success, 1 on a tool error, 2 on a protocol or transport error.
       MCP: no TOOL (or --list) lists the tools; notifications go to stderr; 2026-07-28
       first, 2025-11-25 for a server without it; --conformance is the official suite's client.
+      MCP over HTTP without --token: a 401 starts the OAuth flow (the URL to approve is printed;
+      --open opens it; --client-id/--client-secret, --client-metadata-url, --scope); --wire
+      prints every HTTP exchange, tokens masked.
       gRPC: --wire prints every HTTP/2 frame on stderr; --stream shows progress;
       --method SERVICE/METHOD --data JSON calls any method of a server with reflection.
   wirelab client a2a [--url http://127.0.0.1:8022] [--token T] [--stream] [--task ID] [--a2a-version 1.0|0.3] MESSAGE...

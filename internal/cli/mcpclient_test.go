@@ -144,3 +144,43 @@ func TestPrintNotification(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPClientOAuthFlags(t *testing.T) {
+	tokens, err := tools.ParseTokens([]string{"s3cret-token-value"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarded := httptest.NewServer(mcp.NewServer(tools.New(nil), nil).HTTPHandler(&mcp.HTTPOptions{Tokens: tokens}))
+	defer guarded.Close()
+
+	for _, tt := range []struct {
+		name     string
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{"a secret needs its id", []string{"client", "mcp", "--url", guarded.URL + "/mcp", "--client-secret", "x"}, exitUsage, "--client-secret needs the --client-id"},
+		{"OAuth flags need HTTP", []string{"client", "mcp", "--scope", "mcp:tools"}, exitUsage, "they need --url"},
+		{"a token or the flow", []string{"client", "mcp", "--url", guarded.URL + "/mcp", "--token", "t", "--client-id", "c"}, exitUsage, "give one or the other"},
+		// The static token's server names no authorization server: the
+		// flow stops at the metadata and says so.
+		{"no authorization server", []string{"client", "mcp", "--url", guarded.URL + "/mcp", "--list"}, exitProtocol, "authorization: protected resource metadata: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runMCP(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.inStderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.inStderr)
+			}
+		})
+	}
+
+	t.Run("wire masks the token", func(t *testing.T) {
+		code, _, stderr := runMCP(t, "client", "mcp", "--url", guarded.URL+"/mcp", "--token", "s3cret-token-value", "--wire", "--list")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if strings.Contains(stderr, "s3cret-token-value") || !strings.Contains(stderr, "> Authorization: Bearer s3cr…(18 chars)") {
+			t.Errorf("the wire on stderr shows the token in full, or not masked as expected:\n%s", stderr)
+		}
+	})
+}
