@@ -73,7 +73,8 @@ type consoleSite struct {
 // test of the pages alone.
 func newConsoleSite(t wire.Targets, h *wire.Hub) *consoleSite {
 	return &consoleSite{
-		bases:    map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL},
+		bases: map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL,
+			"mcp-auth": t.MCPAuthURL, "oauth": t.OAuthURL},
 		commands: map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"},
 		hub:      h,
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/wirelab/wirelab/protocols/grpctool"
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/mcp"
+	"github.com/wirelab/wirelab/protocols/oauth"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -50,7 +52,77 @@ func liveServers(t *testing.T) wire.Targets {
 	// Ends at Stop, in the cleanup.
 	go g.Serve(ln)
 	t.Cleanup(g.Stop)
-	return wire.Targets{HTTPURL: api.URL, HTTPAuthURL: authAPI.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL}
+	issuer, resource := oauthServers(t, cat)
+	return wire.Targets{HTTPURL: api.URL, HTTPAuthURL: authAPI.URL, GRPCAddr: ln.Addr().String(), MCPURL: mcpSrv.URL + mcp.Endpoint, A2AURL: agentSrv.URL,
+		OAuthURL: issuer, MCPAuthURL: resource}
+}
+
+// oauthServers starts the teaching authorization server and an MCP
+// server that wants its tokens, as wirelab serve does, and returns the
+// issuer and the MCP endpoint (the resource).
+func oauthServers(t *testing.T, cat *tools.Catalogue) (issuer, resource string) {
+	t.Helper()
+	asSrv := httptest.NewUnstartedServer(nil)
+	rsSrv := httptest.NewUnstartedServer(nil)
+	issuer = "http://" + asSrv.Listener.Addr().String()
+	resource = "http://" + rsSrv.Listener.Addr().String() + mcp.Endpoint
+	asSrv.Config.Handler = oauth.NewServer(oauth.Options{Issuer: issuer, Resources: []string{resource}, Loopback: true})
+	rs := mcp.NewServer(cat, &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true, Verifier: mcp.NewVerifier(issuer, resource, nil)})
+	rsSrv.Config.Handler = rs
+	asSrv.Start()
+	rsSrv.Start()
+	t.Cleanup(func() { rs.Close(); rsSrv.Close(); asSrv.Close() })
+	return issuer, resource
+}
+
+// isOAuthFlow says whether target is one of the two the OAuth flow
+// crosses between.
+func isOAuthFlow(target string) bool { return target == "oauth" || target == "mcp-auth" }
+
+// targetHosts maps each HTTP target to the host:port its frames name.
+func targetHosts(t *testing.T, targets wire.Targets) map[string]string {
+	t.Helper()
+	hosts := map[string]string{}
+	for target, base := range map[string]string{"http": targets.HTTPURL, "http-auth": targets.HTTPAuthURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL,
+		"oauth": targets.OAuthURL, "mcp-auth": targets.MCPAuthURL} {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hosts[target] = u.Host
+	}
+	return hosts
+}
+
+var (
+	// What static/wire.js (WireKnown) reads for the OAuth flow's
+	// placeholders: each from the body of an answer, and the code from
+	// the Location of the redirect after Allow.
+	oauthLearned = []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"{{resource}}", regexp.MustCompile(`"resource":\s*"([^"]+)"`)},
+		{"{{client_id}}", regexp.MustCompile(`"client_id":\s*"([^"]+)"`)},
+		{"{{csrf}}", regexp.MustCompile(`name="csrf" value="([^"]+)"`)},
+		{"{{access_token}}", regexp.MustCompile(`"access_token":\s*"([^"]+)"`)},
+	}
+	oauthCode = regexp.MustCompile(`(?im)^location:\s*\S*[?&]code=([^&\s]+)`)
+)
+
+// learnOAuth is WireKnown.learn for the OAuth flow's placeholders: text
+// is what came back, a head or a body or both.
+func learnOAuth(known map[string]string, text string) {
+	if m := oauthCode.FindStringSubmatch(text); m != nil {
+		if v, err := url.QueryUnescape(m[1]); err == nil {
+			known["{{code}}"] = v
+		}
+	}
+	for _, l := range oauthLearned {
+		if m := l.re.FindStringSubmatch(text); m != nil {
+			known[l.name] = m[1]
+		}
+	}
 }
 
 var (
@@ -68,33 +140,33 @@ var (
 func TestConsoleTemplates(t *testing.T) {
 	targets := liveServers(t)
 	_, srv := startHub(t, targets)
-	hosts := map[string]string{}
-	for target, base := range map[string]string{"http": targets.HTTPURL, "http-auth": targets.HTTPAuthURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hosts[target] = u.Host
-	}
+	hosts := targetHosts(t, targets)
 	for _, c := range consoles() {
-		for _, target := range c.Targets {
+		runs := c.Targets
+		if slices.Contains(runs, "oauth") {
+			// The OAuth flow crosses between its two targets, each taking
+			// what an earlier answer of the other gave: one run, in order.
+			runs = append(slices.DeleteFunc(slices.Clone(runs), isOAuthFlow), "oauth flow")
+		}
+		for _, target := range runs {
 			t.Run(c.Slug+"/"+target, func(t *testing.T) {
 				conn := dial(t, srv)
 				fill := strings.NewReplacer() // placeholders known so far
-				vars := map[string]string{"{{host}}": hosts[target]}
+				vars := map[string]string{}
 				var id int64
 				for _, tpl := range c.Templates {
-					if tpl.Target != target {
+					if tpl.Target != target && (target != "oauth flow" || !isOAuthFlow(tpl.Target)) {
 						continue
 					}
+					vars["{{host}}"] = hosts[tpl.Target]
 					var pairs []string
 					for k, v := range vars {
 						pairs = append(pairs, k, v)
 					}
 					fill = strings.NewReplacer(pairs...)
 					id++
-					send(t, conn, wire.Command{Op: "send", ID: id, Target: target, Frame: fill.Replace(tpl.Frame)})
-					answer := awaitAnswer(t, conn, id, target, fill.Replace(tpl.Expect))
+					send(t, conn, wire.Command{Op: "send", ID: id, Target: tpl.Target, Frame: fill.Replace(tpl.Frame)})
+					answer := awaitAnswer(t, conn, id, tpl.Target, fill.Replace(tpl.Expect))
 					if m := sessionHeader.FindStringSubmatch(answer); m != nil {
 						vars["{{session}}"] = m[1]
 					}
@@ -104,6 +176,7 @@ func TestConsoleTemplates(t *testing.T) {
 					if m := requestState.FindStringSubmatch(answer); m != nil {
 						vars["{{requestState}}"] = m[1]
 					}
+					learnOAuth(vars, answer)
 					if tpl.Expect != "" && !strings.Contains(answer, fill.Replace(tpl.Expect)) {
 						t.Errorf("template %q (%s): the answer has no %q:\n%s", tpl.Name, tpl.Group, tpl.Expect, answer)
 					}

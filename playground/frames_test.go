@@ -292,7 +292,11 @@ func typeEach(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []
 	each := make([][][]byte, len(fs))
 	for i, f := range fs {
 		id := int64(i + 1)
-		fill := strings.NewReplacer("{{host}}", hosts[f.Target], "{{session}}", known["{{session}}"], "{{task}}", known["{{task}}"])
+		pairs := []string{"{{host}}", hosts[f.Target]}
+		for k, v := range known {
+			pairs = append(pairs, k, v)
+		}
+		fill := strings.NewReplacer(pairs...)
 		send(t, conn, wire.Command{Op: "send", ID: id, Target: f.Target, Frame: fill.Replace(f.Text)})
 		answers := answersTo(f)
 		conn.SetReadDeadline(time.Now().Add(patience))
@@ -317,6 +321,9 @@ func typeEach(t *testing.T, srv *httptest.Server, hosts map[string]string, fs []
 				known["{{task}}"] = m[1]
 			} else if m := taskIDField.FindStringSubmatch(ev.Text); m != nil && ev.Dir == "in" {
 				known["{{task}}"] = m[1]
+			}
+			if ev.Dir == "in" && (ev.Kind == "http-head" || ev.Kind == "http-body") {
+				learnOAuth(known, ev.Text)
 			}
 			if !waiting && !frameDone(ev, id, f.Target, &answers) {
 				continue

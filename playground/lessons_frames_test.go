@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,14 +29,7 @@ import (
 func TestLessonFrames(t *testing.T) {
 	targets := liveServers(t)
 	_, srv := startHub(t, targets)
-	hosts := map[string]string{}
-	for target, base := range map[string]string{"http": targets.HTTPURL, "http-auth": targets.HTTPAuthURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hosts[target] = u.Host
-	}
+	hosts := targetHosts(t, targets)
 	for _, l := range allLangs() {
 		names, err := fs.Glob(chapters.FS, string(l)+"/*.md")
 		if err != nil {

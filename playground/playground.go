@@ -32,6 +32,12 @@ type Options struct {
 	MCPURL string
 	A2AURL string
 
+	// OAuthURL is the issuer of a running authorization server, and
+	// MCPAuthURL the endpoint of an MCP server that wants its tokens, if
+	// there are: the MCP console's "oauth" and "mcp-auth" targets.
+	OAuthURL   string
+	MCPAuthURL string
+
 	// Hosts are the names, beyond localhost and the loopback addresses,
 	// by which other machines reach a playground that listens beyond
 	// loopback (wirelab serve --addr 0.0.0.0:8018, say). Whatever they
@@ -82,7 +88,8 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		opts = &Options{}
 	}
 	site := &loopback.Site{Hosts: opts.Hosts}
-	h := wire.NewHub(wire.Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL}, site, opts.Hub)
+	h := wire.NewHub(wire.Targets{Executable: opts.Executable, HTTPURL: opts.HTTPURL, HTTPAuthURL: opts.HTTPAuthURL, GRPCAddr: opts.GRPCAddr, MCPURL: opts.MCPURL, A2AURL: opts.A2AURL,
+		OAuthURL: opts.OAuthURL, MCPAuthURL: opts.MCPAuthURL}, site, opts.Hub)
 	view := homeView{
 		Tools:    cat.List(),
 		HTTPURL:  opts.HTTPURL,
@@ -92,10 +99,12 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 		Servers: []serverRow{
 			{Protocol: "stdio", Command: "wirelab server stdio", Child: true},
 			{Protocol: "HTTP", Command: "wirelab server http --addr 127.0.0.1:8019", URL: opts.HTTPURL},
-			{Protocol: "HTTP + bearer", Command: "wirelab server http --addr 127.0.0.1:8023 --token reader --token ops:deploy:production", URL: opts.HTTPAuthURL},
+			{Protocol: "HTTP + bearer", Command: "wirelab server http --addr 127.0.0.1:8024 --token reader --token ops:deploy:production", URL: opts.HTTPAuthURL},
 			{Protocol: "gRPC", Command: "wirelab server grpc --addr 127.0.0.1:8020", URL: opts.GRPCAddr},
 			{Protocol: "MCP", Command: "wirelab server mcp --http 127.0.0.1:8021", URL: opts.MCPURL, Stdio: "wirelab server mcp"},
 			{Protocol: "A2A", Command: "wirelab server a2a --addr 127.0.0.1:8022", URL: opts.A2AURL},
+			{Protocol: "OAuth", Command: "wirelab server oauth --addr 127.0.0.1:8023", URL: opts.OAuthURL},
+			{Protocol: "MCP + OAuth", Command: "wirelab server mcp --http 127.0.0.1:8025 --auth http://127.0.0.1:8023", URL: opts.MCPAuthURL},
 		},
 	}
 	lessons := newLessonSite(chapters.FS)

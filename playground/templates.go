@@ -26,7 +26,8 @@ type consoleSpec struct {
 // placeholders the page fills in from what has crossed the wire so far:
 // {{host}} (the target's host:port), {{session}} (the last Mcp-Session-Id
 // the server gave), {{requestState}} (the requestState of the last MCP
-// input_required result) and {{task}} (the last A2A task id).
+// input_required result), {{task}} (the last A2A task id), and the
+// OAuth flow's five (templates_oauth.go).
 type frameTemplate struct {
 	Name   string `json:"name"`   // what it does, e.g. "tools/call word_count"
 	Target string `json:"target"` // the target the frame is written for
@@ -49,7 +50,8 @@ func consoles() []consoleSpec {
 		{Slug: "stdio", Name: "stdio", Targets: []string{"stdio"}, Custom: "custom-stdio", Templates: stdioTemplates()},
 		{Slug: "http", Name: "HTTP", Targets: []string{"http", "http-auth"}, Custom: "custom-http", Templates: append(httpTemplates(), httpAuthTemplates()...)},
 		{Slug: "grpc", Name: "gRPC", Targets: []string{"grpc"}, Custom: "custom-grpc", Templates: grpcTemplates()},
-		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http"}, Custom: "custom-stdio", Templates: append(mcpStdioTemplates(), mcpHTTPTemplates()...)},
+		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http", "mcp-auth", "oauth"}, Custom: "custom-stdio",
+			Templates: append(append(mcpStdioTemplates(), mcpHTTPTemplates()...), oauthTemplates()...)},
 		{Slug: "a2a", Name: "A2A", Targets: []string{"a2a"}, Custom: "custom-http", Templates: a2aTemplates()},
 	}
 }

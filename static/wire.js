@@ -88,17 +88,31 @@ export class WireSocket {
   }
 }
 
+// oauthLearned says where, in the body of an answer, each placeholder of
+// the OAuth flow is found (the code is in a Location header instead).
+const oauthLearned = [
+  ["{{resource}}", /"resource":\s*"([^"]+)"/],
+  ["{{client_id}}", /"client_id":\s*"([^"]+)"/],
+  ["{{csrf}}", /name="csrf" value="([^"]+)"/],
+  ["{{access_token}}", /"access_token":\s*"([^"]+)"/],
+];
+
 // WireKnown remembers, from the answers seen so far, what a later frame
 // may refer to: {{session}}, the MCP session's id (the Mcp-Session-Id
 // header of an answer), {{requestState}}, the requestState of the last
 // MCP input_required result (which the retry echoes), and {{task}}, the
-// last A2A task's id. Both the consoles and a lesson's frames fill their
-// placeholders with it.
+// last A2A task's id. The OAuth flow adds five, each taken from the
+// answer where a real client finds it: {{resource}} from the protected
+// resource metadata, {{client_id}} from the registration answer,
+// {{csrf}} from the consent page's form, {{code}} from the Location of
+// the redirect after Allow, {{access_token}} from the token answer. Both
+// the consoles and a lesson's frames fill their placeholders with it.
 export class WireKnown {
   constructor() {
     this.session = "";
     this.requestState = "";
     this.task = "";
+    this.oauth = {}; // placeholder name -> value, for the OAuth flow's five
   }
 
   // learn reads one message from the playground.
@@ -106,6 +120,14 @@ export class WireKnown {
     if (msg.kind === "http-head") {
       const m = /^mcp-session-id:\s*(\S+)/im.exec(msg.text);
       if (m) this.session = m[1];
+      const code = msg.dir === "in" && /^location:\s*\S*[?&]code=([^&\s]+)/im.exec(msg.text);
+      if (code) this.oauth["{{code}}"] = decodeURIComponent(code[1]);
+    }
+    if (msg.kind === "http-body" && msg.dir === "in") {
+      for (const [name, re] of oauthLearned) {
+        const m = re.exec(msg.text);
+        if (m) this.oauth[name] = m[1];
+      }
     }
     if (msg.kind === "http-body" || msg.kind === "line") {
       const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
@@ -119,10 +141,12 @@ export class WireKnown {
   // fill puts what is known in a frame's placeholders; one not known yet
   // stays as it is, for the page to point out.
   fill(frame) {
-    return frame
+    let f = frame
       .replaceAll("{{session}}", this.session || "{{session}}")
       .replaceAll("{{requestState}}", this.requestState || "{{requestState}}")
       .replaceAll("{{task}}", this.task || "{{task}}");
+    for (const [name, value] of Object.entries(this.oauth)) f = f.replaceAll(name, value);
+    return f;
   }
 
   // unfill puts the placeholders back where a frame holds what is known
@@ -136,6 +160,7 @@ export class WireKnown {
     if (this.session) f = f.replaceAll(this.session, "{{session}}");
     if (this.requestState) f = f.replaceAll(this.requestState, "{{requestState}}");
     if (this.task) f = f.replaceAll(this.task, "{{task}}");
+    for (const [name, value] of Object.entries(this.oauth)) f = f.replaceAll(value, name);
     return f;
   }
 }

@@ -34,9 +34,9 @@ type Env struct {
 const usage = `wirelab: learn, teach and debug tool protocols by reading the wire.
 
 Usage:
-  wirelab [serve] [--addr 127.0.0.1:8018] [--no-open] [--mcp-auth]
-      Start the playground in the browser, and beside it the built-in servers, an OAuth
-      authorization server among them. With --mcp-auth the MCP server takes its tokens.
+  wirelab [serve] [--addr 127.0.0.1:8018] [--no-open]
+      Start the playground in the browser, and beside it the built-in servers: among them
+      an OAuth authorization server and a second MCP server that takes its tokens.
   wirelab serve --classroom [--addr 0.0.0.0:8080] [--code CODE] [--nats nats://HOST:4222]
       Open the playground to a room: students join at the printed URL with the code;
       your home page shows both with a QR code, and /classroom who is here. With --nats

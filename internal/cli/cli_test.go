@@ -24,8 +24,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"bogus"}, `wirelab: unknown command "bogus"`},
 		{[]string{"--bogus"}, `wirelab: serve: flag provided but not defined: -bogus`},
-		{[]string{"server"}, `wirelab: server needs a protocol: stdio, http, grpc, mcp or a2a`},
-		{[]string{"server", "smtp"}, `wirelab: unknown protocol "smtp" for server; known: stdio, http, grpc, mcp, a2a`},
+		{[]string{"server"}, `wirelab: server needs a protocol: stdio, http, grpc, mcp, a2a or oauth`},
+		{[]string{"server", "smtp"}, `wirelab: unknown protocol "smtp" for server; known: stdio, http, grpc, mcp, a2a, oauth`},
 		{[]string{"server", "http", "--port", "1"}, `wirelab: server http: flag provided but not defined: -port`},
 		{[]string{"server", "http", "--token", "bad token"}, `wirelab: token "bad token": a secret is letters, digits and -._~+/ (RFC 6750), optionally followed by :SCOPE,...`},
 		{[]string{"server", "http", "--token", "ops:root"}, `wirelab: token "ops:root": unknown scope "root"; known scopes: deploy:production`},

@@ -98,17 +98,17 @@ func getDoc(t *testing.T, url string, dst any) {
 	}
 }
 
-// TestServeMCPAuth: `serve --mcp-auth` starts the authorization server
-// beside the other built-in servers and protects the MCP server with it.
+// TestServeMCPAuth: `serve` starts the authorization server beside the
+// other built-in servers, and a second MCP server that it protects.
 func TestServeMCPAuth(t *testing.T) {
-	base := startServer(t, "mcp", "serve", "--no-open", "--addr", "127.0.0.1:0", "--mcp-auth")
+	base := startServer(t, "mcp-auth", "serve", "--no-open", "--addr", "127.0.0.1:0")
 	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("the MCP server with --mcp-auth, no token: %s, want 401", resp.Status)
+		t.Fatalf("the protected MCP server, no token: %s, want 401", resp.Status)
 	}
 	var prm struct {
 		AuthorizationServers []string `json:"authorization_servers"`

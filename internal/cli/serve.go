@@ -29,7 +29,6 @@ func serve(ctx context.Context, args []string, env Env) error {
 	code := fs.String("code", "", "the join code: for --follow, when its URL has no ?code=; for --classroom, instead of a random one")
 	name := fs.String("name", "", "your name on the instructor's list, for --follow (default: your login name)")
 	natsURL := fs.String("nats", "", "share the presenter with every playground on this NATS server (nats://HOST:4222)")
-	mcpAuth := fs.Bool("mcp-auth", false, "the MCP server takes OAuth access tokens from the built-in authorization server (its console must then get one)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -90,7 +89,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// One free loopback port per server; each listener is closed by the
 	// server that serves it, or below if a later one cannot open.
 	var lns []net.Listener
-	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}, {"oauth", "http://"}} {
+	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}, {"oauth", "http://"}, {"mcp-auth", "http://"}} {
 		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
 		if err != nil {
 			ln.Close()
@@ -104,21 +103,20 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 		lns = append(lns, l)
 	}
-	httpLn, grpcLn, mcpLn, a2aLn, authLn, oauthLn := lns[0], lns[1], lns[2], lns[3], lns[4], lns[5]
+	httpLn, grpcLn, mcpLn, a2aLn, authLn, oauthLn, mcpAuthLn := lns[0], lns[1], lns[2], lns[3], lns[4], lns[5], lns[6]
 	log := logger(env.Stderr)
 	// The authorization server issues tokens for any resource, so that
 	// the MCP server can be seen refusing one issued for another.
 	issuer := issuerFor(oauthLn.Addr())
 	authServer := oauth.NewServer(oauth.Options{Issuer: issuer, Loopback: true, Log: log})
-	// The MCP server is open unless asked: the consoles and lessons call
-	// it without a token.
-	mcpOpts := &mcp.HTTPOptions{Loopback: true}
-	if *mcpAuth {
-		resource := "http://" + mcpLn.Addr().String() + mcp.Endpoint
-		mcpOpts.Verifier = mcp.NewVerifier(issuer, resource, nil)
-		fmt.Fprintf(env.Stderr, "wirelab: the MCP server takes OAuth access tokens for %s from %s\n", resource, issuer)
-	}
-	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(mcpOpts)
+	// Two MCP servers: an open one, which the consoles and lessons call
+	// without a token, and one that takes the authorization server's
+	// access tokens (the "mcp-auth" target), where the OAuth flow is
+	// typed by hand.
+	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	mcpAuthURL := "http://" + mcpAuthLn.Addr().String() + mcp.Endpoint
+	mcpAuthHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{
+		Loopback: true, Verifier: mcp.NewVerifier(issuer, mcpAuthURL, nil)})
 	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true, Version: implVersion()})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -127,6 +125,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// or the graceful shutdowns would wait for them in vain.
 	stopMCP := context.AfterFunc(ctx, mcpHandler.Close)
 	defer stopMCP()
+	stopMCPAuth := context.AfterFunc(ctx, mcpAuthHandler.Close)
+	defer stopMCPAuth()
 	stopA2A := context.AfterFunc(ctx, agent.Close)
 	defer stopA2A()
 	errc := make(chan error, len(lns))
@@ -141,6 +141,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	go func() { errc <- serveHTTP(ctx, mcpLn, mcpHandler) }()
 	go func() { errc <- serveHTTP(ctx, a2aLn, agent) }()
 	go func() { errc <- serveHTTP(ctx, oauthLn, authServer) }()
+	go func() { errc <- serveHTTP(ctx, mcpAuthLn, mcpAuthHandler) }()
 
 	url, page := "http://"+ln.Addr().String(), "/learn/"
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
@@ -187,6 +188,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 		GRPCAddr:    grpcLn.Addr().String(),
 		MCPURL:      "http://" + mcpLn.Addr().String() + mcp.Endpoint,
 		A2AURL:      "http://" + a2aLn.Addr().String(),
+		OAuthURL:    issuer,
+		MCPAuthURL:  mcpAuthURL,
 		Hosts:       siteHosts(ln.Addr(), loopback),
 		Executable:  env.Executable,
 		Classroom:   room,

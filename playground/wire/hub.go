@@ -74,6 +74,13 @@ type Targets struct {
 	// HTTPAuthURL is the HTTP tool server that wants bearer tokens, those
 	// of AuthTokens: the "http-auth" target, where 401 and 403 can be seen.
 	HTTPAuthURL string
+
+	// OAuthURL is the authorization server (its issuer, http://HOST:PORT)
+	// and MCPAuthURL the MCP endpoint that wants its tokens: the "oauth"
+	// and "mcp-auth" targets, where the OAuth flow is typed frame by
+	// frame.
+	OAuthURL   string
+	MCPAuthURL string
 }
 
 // Hub accepts the tabs' websockets, keeps the registry of their sessions

@@ -184,10 +184,14 @@ func (s *session) handle(c Command) {
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.MCPURL) })
 	case "a2a":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.A2AURL) })
+	case "oauth":
+		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.OAuthURL) })
+	case "mcp-auth":
+		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.MCPAuthURL) })
 	case "grpc":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, t.GRPCAddr) })
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, http-auth, mcp-http, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
+		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, http-auth, mcp-http, mcp-auth, oauth, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
 	}
 }
 
