@@ -43,7 +43,9 @@ type tapPublisher struct {
 	tr      translator
 	check   *tapcheck.Checker
 	checked int  // the bytes of data the check has read
-	stopped bool // the check stopped at maxCheckedBytes
+	stopped bool // the check stopped: at maxCheckedBytes, or at events missing
+	live    bool // the events come from a running tap, which may miss some
+	last    int  // the seq of the latest event of a live tap
 	errors  int
 	warns   int
 	speaks  string
@@ -54,7 +56,7 @@ type tapPublisher struct {
 func newTapPublisher(s *session, info TapInfo, recorded bool) *tapPublisher {
 	return &tapPublisher{s: s, id: info.ID, taps: &s.hub.taps,
 		tr:    translator{target: "custom-stdio", to: info.Name, recorded: recorded},
-		check: tapcheck.NewChecker()}
+		check: tapcheck.NewChecker(), live: !recorded}
 }
 
 // add publishes one event of the tap, then what the check found in it.
@@ -65,17 +67,31 @@ func (p *tapPublisher) add(e tap.Event) {
 	for _, ev := range p.tr.events(e) {
 		p.publish(tapEvent{Event: ev, Seq: e.Seq})
 	}
-	if !p.stopped {
-		p.checked += len(e.Data) + len(e.Base64)
-		if p.checked > maxCheckedBytes {
-			p.stopped = true
-			p.publish(tapEvent{Event: Event{Op: "event", Dir: "note", Kind: "note", At: e.T.UTC().Format(time.RFC3339Nano),
-				Text: fmt.Sprintf("the check stops here, at event %d: it has read %d MiB of this tap, the most it keeps; wirelab tap check FILE reads a recording whole", e.Seq, maxCheckedBytes>>20)}})
-		} else {
-			p.found(p.check.Add(e), e.T)
-		}
+	// A live tap that fell behind, or reached the playground late,
+	// skips events (Publish says how many in a note that repeats the
+	// last seq sent): a check without them would mark answers to
+	// requests it never saw.
+	missed, before := p.live && p.last != 0 && e.Seq != p.last+1, p.last
+	p.last = max(p.last, e.Seq)
+	p.checked += len(e.Data) + len(e.Base64)
+	switch {
+	case p.stopped:
+	case missed:
+		p.stop(e, fmt.Sprintf("the check stops after event %d: events of this tap did not reach the playground, and a check without them would be wrong", before))
+	case p.checked > maxCheckedBytes:
+		p.stop(e, fmt.Sprintf("the check stops after event %d: it has read %d MiB of this tap, the most it keeps", before, maxCheckedBytes>>20))
+	default:
+		p.found(p.check.Add(e), e.T)
 	}
 	p.taps.count(p.id, 1, p.errors, p.warns, p.speaks)
+}
+
+// stop ends the check at event e, saying why in a note; the marks made
+// so far stay.
+func (p *tapPublisher) stop(e tap.Event, why string) {
+	p.stopped = true
+	p.publish(tapEvent{Event: Event{Op: "event", Dir: "note", Kind: "note", At: e.T.UTC().Format(time.RFC3339Nano),
+		Text: why + "; wirelab tap check FILE reads a recording whole"}})
 }
 
 // end publishes the findings only the recording's end can tell (how

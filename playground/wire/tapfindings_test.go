@@ -232,3 +232,43 @@ func TestTapLiveFindings(t *testing.T) {
 		t.Errorf("the findings marked live differ from wirelab tap check's (-check +marked):\n%s", diff)
 	}
 }
+
+// TestTapCheckStopsAtAGap: when events of a live tap did not reach the
+// playground (Publish's note repeats the last seq sent), the check says
+// it stops there and marks nothing after, rather than marking answers to
+// requests it never saw.
+func TestTapCheckStopsAtAGap(t *testing.T) {
+	h := newTestHub(t, Targets{})
+	srv := serveTaps(t, h, "")
+	conn := dialPath(t, srv, "/ws/tap?name=gap")
+	defer conn.Close()
+	waitFor(t, func() bool { _, ok := h.Transcript("tap-1"); return ok })
+	feed, err := h.Subscribe(context.Background(), "tap-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []tap.Event{
+		{Seq: 1, Kind: tap.KindStart, Format: tap.Format, Command: []string{"srv"}},
+		{Seq: 2, Kind: tap.KindLine, Dir: tap.In, Data: "noise before the gap"},
+		{Seq: 2, Kind: tap.KindNote, Data: "3 events are not shown: the playground fell behind, and the tap no longer keeps them"},
+		{Seq: 6, Kind: tap.KindLine, Dir: tap.In, Data: `{"jsonrpc":"2.0","id":9,"result":{}}`},
+	} {
+		if err := conn.WriteJSON(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	var notes []string
+	got, _ := tapEvents(t, feed, func(ev tapEvent) bool {
+		if ev.Kind == "note" {
+			notes = append(notes, ev.Text)
+		}
+		return ev.Kind == "session-end"
+	})
+	if len(got) != 1 || got[0].Code != "stdout-noise" || got[0].Event != 2 {
+		t.Errorf("findings %+v, want only the noise before the gap", got)
+	}
+	if len(notes) < 2 || !strings.HasPrefix(notes[1], "the check stops after event 2: events of this tap did not reach the playground") {
+		t.Errorf("notes %q, want the check to say it stops at the gap", notes)
+	}
+}
