@@ -34,12 +34,16 @@ import (
 // what went wrong. When the server asks the user something, the question
 // is asked on the terminal; without one, it is declined, unless
 // --elicit-accept or --elicit-decline answers it.
+// consentTimeout is client mcp's default --timeout when the OAuth flow
+// may run: long enough for a person at the consent page.
+const consentTimeout = 5 * time.Minute
+
 func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("client mcp")
 	cmdLine := fs.String("cmd", "", `MCP server command line, started as a child speaking stdio (default: this wirelab's own "server mcp")`)
 	url := fs.String("url", "", "Streamable HTTP endpoint of an MCP server, such as http://127.0.0.1:8021/mcp (instead of --cmd)")
 	token := fs.String("token", "", "bearer token to send; HTTP only")
-	timeout := fs.Duration("timeout", 30*time.Second, "how long the whole session may take: start, handshake and call")
+	timeout := fs.Duration("timeout", 30*time.Second, "how long the whole session may take: start, handshake and call (with --url and no --token, 5m: the OAuth flow may wait for a person at the consent page)")
 	progress := fs.Bool("progress", false, "ask the server for progress notifications, printed on stderr")
 	list := fs.Bool("list", false, "list the tools, name and first line of description; the same as giving no TOOL")
 	revision := fs.String("protocol-version", "", fmt.Sprintf("protocol revision to speak: %s (stateless) or a legacy one such as %s (a session); default: %s, falling back to %s for a server that does not speak it",
@@ -95,6 +99,11 @@ func clientMCP(ctx context.Context, args []string, env Env) (int, error) {
 		}
 	}
 
+	if *url != "" && *token == "" && !flagGiven(fs, "timeout") {
+		// A 401 starts the OAuth flow, which waits for a person to read
+		// the consent page and press Allow: 30 s is too short for that.
+		*timeout = consentTimeout
+	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	// Three writers share stderr: the child's stderr (copied by a
