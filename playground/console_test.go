@@ -66,7 +66,9 @@ func oauthServers(t *testing.T, cat *tools.Catalogue) (issuer, resource string) 
 	rsSrv := httptest.NewUnstartedServer(nil)
 	issuer = "http://" + asSrv.Listener.Addr().String()
 	resource = "http://" + rsSrv.Listener.Addr().String() + mcp.Endpoint
-	asSrv.Config.Handler = oauth.NewServer(oauth.Options{Issuer: issuer, Resources: []string{resource}, Loopback: true})
+	// Tokens for any resource, as in wirelab serve: a lesson shows the MCP
+	// server refusing one issued for another.
+	asSrv.Config.Handler = oauth.NewServer(oauth.Options{Issuer: issuer, Loopback: true})
 	rs := mcp.NewServer(cat, &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true, Verifier: mcp.NewVerifier(issuer, resource, nil)})
 	rsSrv.Config.Handler = rs
 	asSrv.Start()
