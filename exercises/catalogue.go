@@ -57,7 +57,7 @@ type Exercise struct {
 	Kind Kind   `json:"kind"`
 	// Lesson is the slug of the chapter the exercise belongs to: stdio,
 	// http, grpc, versions, mcp-by-hand, mcp-clients, mcp-stateless,
-	// debugging-a-real-host or a2a.
+	// mcp-authorization, debugging-a-real-host or a2a.
 	Lesson string `json:"lesson"`
 	Title  Text   `json:"title"`
 	Hints  Hints  `json:"hints"`
@@ -330,6 +330,25 @@ func List() []Exercise {
 					"Определяйте эпоху для каждого запроса, прежде всего остального: params._meta с ключом io.modelcontextprotocol/ (и server/discover) — это 2026-07-28; без такого _meta — сессия 2025-11-25. На уведомления не отвечают ни в одной эпохе.",
 					"Запрос 2026-07-28 проверяется сам по себе: нет protocolVersion или clientCapabilities — это -32602; ревизия, которую вы не обслуживаете, — -32022 с data {supported, requested}. Только потом выполняйте его и добавляйте в результат \"resultType\": \"complete\".",
 					"Держите состояние сессии только для старой эпохи: запросу 2026-07-28 не нужен initialize, и он не отмечает сессию начатой, а ping и logging/setLevel в его эпохе — это -32601.",
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-auth", Kind: Frame, Lesson: "mcp-authorization",
+			Title: Text{
+				EN: "Get an access token by hand, then step up",
+				RU: "Получите access token вручную, затем повысьте права",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Start where a client starts: a tools/call on mcp-auth without a token. Its 401 names resource_metadata; read that document, then the metadata of the authorization server it names. Use the endpoints those documents give, not ones you guess.",
+					"The authorization request carries code_challenge_method=S256 and resource, the resource of the protected resource metadata; the token request repeats resource and adds code_verifier. The token goes in the Authorization: Bearer header, never in the URL.",
+					`The console's templates stop at the 403. Its WWW-Authenticate names scope="mcp:tools deploy:production": authorize again for exactly that scope (change scope in both /authorize frames), exchange the new code, and deploy to production with the new token.`,
+				},
+				RU: []string{
+					"Начните там же, где клиент: tools/call на mcp-auth без токена. Его 401 называет resource_metadata; прочитайте этот документ, а затем метаданные сервера авторизации, который в нём назван. Берите конечные точки из этих документов, а не угадывайте.",
+					"Запрос авторизации содержит code_challenge_method=S256 и resource — resource из метаданных защищённого ресурса; запрос токена повторяет resource и добавляет code_verifier. Токен передаётся в заголовке Authorization: Bearer, никогда в URL.",
+					`Шаблоны консоли заканчиваются на 403. Его WWW-Authenticate называет scope="mcp:tools deploy:production": авторизуйтесь снова ровно на этот scope (поменяйте scope в обоих кадрах /authorize), обменяйте новый код и задеплойте в production с новым токеном.`,
 				},
 			},
 		},

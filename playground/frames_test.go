@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -168,6 +167,7 @@ func frameRuns() map[string][]frameRun {
 				`{"jsonrpc":"2.0","id":2,"method":"server/discover"}`,
 				`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`)},
 		},
+		"frames-mcp-auth": mcpAuthRuns(solution("frames-mcp-auth")),
 		"frames-a2a-task": {
 			{name: "pass", frames: solution("frames-a2a-task"), failAt: -1},
 			// The answer goes as a new message, without the taskId: a new
@@ -189,14 +189,7 @@ func frameRuns() map[string][]frameRun {
 func TestFrameExercises(t *testing.T) {
 	targets := liveServers(t)
 	_, srv := startHub(t, targets)
-	hosts := map[string]string{}
-	for target, base := range map[string]string{"http-auth": targets.HTTPAuthURL, "mcp-http": targets.MCPURL, "a2a": targets.A2AURL} {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hosts[target] = u.Host
-	}
+	hosts := targetHosts(t, targets)
 	runs := frameRuns()
 	for _, e := range exercises.List() {
 		if e.Kind != exercises.Frame {

@@ -67,6 +67,7 @@ func byID() map[string]exercise {
 		"frames-mcp-errors":    {checkMCPErrors, mcpErrorsSolution},
 		"frames-mcp-version":   {checkMCPVersion, mcpVersionSolution},
 		"frames-mcp-stateless": {checkMCPStateless, mcpStatelessSolution},
+		"frames-mcp-auth":      {checkMCPAuth, mcpAuthSolution},
 		"frames-a2a-task":      {checkA2ATask, a2aTaskSolution},
 	}
 }

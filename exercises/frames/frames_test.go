@@ -30,6 +30,7 @@ var recorded = []struct {
 	{"frames-mcp-errors", 2, "bad arguments are a tool error too (isError), so no JSON-RPC error is ever seen"},
 	{"frames-mcp-version", 0, "2025-06-18 is a revision the server speaks, so it is echoed, not negotiated"},
 	{"frames-mcp-stateless", 0, "the 2026-07-28 call comes after initialize, so it shows nothing about going without one"},
+	{"frames-mcp-auth", 8, "the console's templates replayed in order: the 403 is seen, and no step-up follows"},
 	{"frames-a2a-task", 2, "the answer goes without the taskId, starts a new task, and that one is rejected"},
 }
 

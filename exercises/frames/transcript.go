@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,6 +66,7 @@ type exchange struct {
 	target  string
 	method  string // "" when the request could not be read
 	path    string
+	query   url.Values // the request target's query
 	header  http.Header
 	body    string
 	status  int // 0 until the answer's head arrived
@@ -93,7 +95,7 @@ func httpExchanges(events []Event, target string) []exchange {
 			x := exchange{seq: i, id: e.ID, target: target, header: http.Header{}, rheader: http.Header{}}
 			if req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(e.Text))); err == nil {
 				body, _ := io.ReadAll(req.Body)
-				x.method, x.path, x.header, x.body = req.Method, req.URL.Path, req.Header, string(body)
+				x.method, x.path, x.query, x.header, x.body = req.Method, req.URL.Path, req.URL.Query(), req.Header, string(body)
 			}
 			last[e.ID] = len(xs)
 			xs = append(xs, x)
