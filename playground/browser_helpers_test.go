@@ -161,6 +161,8 @@ func startPlayground(t *testing.T, store *progress.Store) *httptest.Server {
 		GRPCAddr:    targets.GRPCAddr,
 		MCPURL:      targets.MCPURL,
 		A2AURL:      targets.A2AURL,
+		OAuthURL:    targets.OAuthURL,
+		MCPAuthURL:  targets.MCPAuthURL,
 		Executable:  os.Args[0],
 		Progress:    store,
 	})

@@ -51,6 +51,11 @@ type consoleText struct {
 	Watching     string    `json:"watchingSession"`
 	Earlier      string    `json:"earlier"`
 	NoBytes      string    `json:"noBytes"`
+	// Reveal labels the switch that shows tokens and secrets in a row's
+	// views, which are cut short by default; MaskedHex stands in for the
+	// hex view of a row that holds one, until they are shown.
+	Reveal    string `json:"-"`
+	MaskedHex string `json:"maskedHex"`
 	You          string    `json:"you"` // the learner's lifeline in the sequence diagram
 	// Groups name the groups of templates (frameTemplate.Group), each
 	// with a line that says how its era goes.
@@ -202,6 +207,8 @@ func consoleStrings(l lang) consoleText {
 			Watching:     "только просмотр: сессия %s",
 			Earlier:      "— выше: до перезагрузки страницы —",
 			NoBytes:      "байтов этого вызова здесь нет: байты вызова gRPC приходят с его записью, вместе с ответом",
+			Reveal:       "показать токены",
+			MaskedHex:    "в этой строке токен или секрет: шестнадцатеричный вид скрыт, пока не отмечено «показать токены»",
 			You:          "вы",
 			Groups: map[string]templateGroup{
 				mcp.LegacyVersion: {Label: "2025-11-25 (сессия)",
@@ -262,6 +269,8 @@ func consoleStrings(l lang) consoleText {
 		Watching:     "watching session %s, read only",
 		Earlier:      "— above: before the page was reloaded —",
 		NoBytes:      "no bytes of this call here: a gRPC call's bytes come with its capture, in the answer",
+		Reveal:       "show tokens",
+		MaskedHex:    "this row holds a token or a secret: its hex view is hidden until \"show tokens\" is ticked",
 		You:          "you",
 		Groups: map[string]templateGroup{
 			mcp.LegacyVersion: {Label: "2025-11-25 (session)",

@@ -26,7 +26,7 @@
 // there; each finding of the tap's check is marked on its row and
 // explained in the row's view, and counted above the transcript.
 import { WireSocket, WireKnown } from "./wire.js";
-import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes } from "./transcript.js";
+import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes, maskSecrets } from "./transcript.js";
 import * as sequence from "./sequence.js";
 import { Presenter, Following, followURL, goesWith } from "./presenter.js";
 import { Room } from "./room.js";
@@ -37,7 +37,7 @@ const $ = (id) => document.getElementById(id);
 const el = {
   target: $("target"), to: $("custom-to"), toRow: $("custom-row"), template: $("template"), composer: $("composer"),
   check: $("check"), send: $("send"), restart: $("restart"), copyAs: $("copy-as"), copyOut: $("copy-out"),
-  rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), views: document.querySelectorAll(".view-tab"),
+  rows: $("transcript-rows"), detail: $("detail"), detailBody: $("detail-body"), reveal: $("reveal-secrets"), views: document.querySelectorAll(".view-tab"),
   stderr: $("stderr"), stderrPane: document.querySelector(".stderr-pane"), diagram: $("diagram"), exportSVG: $("export-svg"), exportMermaid: $("export-mermaid"), mermaidOut: $("mermaid-out"),
   share: $("share"), clear: $("clear"), status: $("status"),
   present: $("present"), follow: $("follow"), targetShown: $("target-shown"), try: $("try"), own: $("own-console"), room: $("room-bar"),
@@ -413,7 +413,7 @@ function select(r) {
   if (tr) tr.classList.add("selected");
   // A gRPC call's bytes come with its capture: until then (or if it
   // never came) its row has none to show raw or in hex.
-  el.detailBody.textContent = view !== "pretty" && !hasBytes(r) ? T.noBytes : views[view](r);
+  el.detailBody.textContent = shownView(r);
   explainFindings(r);
 }
 
@@ -514,6 +514,25 @@ function countFindings() {
   });
   findingsCount.append(" ", b);
 }
+
+// shownView is the selected row in the current view. Tokens and
+// secrets are cut short (maskSecrets) unless the reader ticked "show
+// tokens"; the hex view of a row that holds one is not shown at all
+// then, since cut bytes would not be the bytes that crossed.
+function shownView(r) {
+  if (view !== "pretty" && !hasBytes(r)) return T.noBytes;
+  const text = views[view](r);
+  if (el.reveal.checked) return text;
+  if (view === "hex") {
+    const source = r.raw || r.text || "";
+    return maskSecrets(source) === source ? text : T.maskedHex;
+  }
+  return maskSecrets(text);
+}
+
+el.reveal.addEventListener("change", () => {
+  if (selected) select(selected);
+});
 
 // setView shows the selected row in a view: pretty, raw or hex.
 function setView(name) {

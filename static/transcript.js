@@ -546,6 +546,27 @@ export function hasBytes(row) {
   return row.kind !== "grpc" || (row.frames || []).length > 0;
 }
 
+// secretPatterns find what the views cut short: a bearer token in a
+// header, tokens and secrets in a JSON body, and the code and tokens in
+// a query string or a form. Each keeps its name and the value's first
+// characters, so that two values can still be told apart.
+const secretPatterns = [
+  /(\bBearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi,
+  /("(?:access_token|refresh_token|id_token|client_secret)"\s*:\s*")([^"]{8,})/g,
+  /((?:^|[?&\s])(?:code|access_token|refresh_token|client_secret)=)([^&\s"]{8,})/g,
+];
+
+// maskSecrets cuts every token and secret in text to its first four
+// characters and its length: what a row's views show until the reader
+// asks for the whole value.
+export function maskSecrets(text) {
+  let out = text;
+  for (const re of secretPatterns) {
+    out = out.replace(re, (_, name, value) => name + value.slice(0, 4) + "…(" + value.length + " chars)");
+  }
+  return out;
+}
+
 // views are the views of a row, by the name its tab has: pretty (JSON
 // indented, HTTP head then body, the gRPC dump), raw (the bytes as they
 // crossed, with CR shown), hex (offset, bytes, text). Raw and hex of a
