@@ -353,6 +353,25 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "mcp-resource-server", Kind: Code, Lesson: "mcp-authorization",
+			Title: Text{
+				EN: "An MCP server that checks access tokens",
+				RU: "MCP-сервер, который проверяет access token",
+			},
+			Hints: Hints{
+				EN: []string{
+					`No token is 401 with WWW-Authenticate: Bearer resource_metadata="..." naming your metadata document: that is how an MCP client finds the authorization server. 403 is only for a valid token that lacks a scope.`,
+					"A good signature is not enough: the token's iss must be your authorization server, exp in the future, and aud must contain your own resource URL. A token issued for another server, or for none, is 401 invalid_token.",
+					`Read the token from the Authorization header only. Every call needs mcp:tools; deploy_service with env production needs deploy:production too, and without it the answer is 403 with error="insufficient_scope" and the scope that would do.`,
+				},
+				RU: []string{
+					`Без токена — 401 с WWW-Authenticate: Bearer resource_metadata="...", где назван ваш документ метаданных: так клиент MCP находит сервер авторизации. 403 — только для действительного токена, которому не хватает scope.`,
+					"Верной подписи мало: iss токена должен быть вашим сервером авторизации, exp — в будущем, а aud должен содержать ваш собственный URL ресурса. Токен, выданный другому серверу или никому, — это 401 invalid_token.",
+					`Берите токен только из заголовка Authorization. Каждому вызову нужен mcp:tools; deploy_service с env production нужен ещё и deploy:production, а без него ответ — 403 с error="insufficient_scope" и scope, которого хватило бы.`,
+				},
+			},
+		},
+		{
 			ID: "find-the-defect", Kind: Code, Lesson: "debugging-a-real-host",
 			Title: Text{
 				EN: "Find the defect in a recording",

@@ -38,7 +38,7 @@ func gradeCases() []gradeCase {
 	var all []gradeCase
 	for _, cases := range [][]gradeCase{
 		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
-		mcpServerCases(), mcpClientCases(), mcpDualCases(), findTheDefectCases(), a2aClientCases(),
+		mcpServerCases(), mcpClientCases(), mcpDualCases(), mcpResourceServerCases(), findTheDefectCases(), a2aClientCases(),
 	} {
 		all = append(all, cases...)
 	}

@@ -19,6 +19,8 @@ func For(exercise string) (*Grader, bool) {
 		g = MCPClient()
 	case "mcp-dual":
 		g = MCPDual()
+	case "mcp-resource-server":
+		g = MCPResourceServer()
 	case "find-the-defect":
 		g = FindTheDefect()
 	case "a2a-client":
