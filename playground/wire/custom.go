@@ -41,10 +41,8 @@ func (s *session) handleCustom(c Command) {
 	case "send":
 	case "restart":
 		if c.Target == "custom-grpc" {
-			if addr, err := customAddr(c.To); err == nil {
-				s.restartGRPC(c, addr)
-				return
-			}
+			s.restartCustomGRPC(c)
+			return
 		}
 		if c.Target != "custom-stdio" {
 			s.refuse(c.ID, fmt.Sprintf("only stdio servers restart, and gRPC connections; %s has no process or connection of ours to restart", c.Target))
@@ -67,12 +65,7 @@ func (s *session) handleCustom(c Command) {
 		}
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, base) })
 	case "custom-grpc":
-		addr, err := customAddr(c.To)
-		if err != nil {
-			s.refuse(c.ID, err.Error())
-			return
-		}
-		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, addr) })
+		s.sendCustomGRPC(c) // custom_grpc.go
 	default:
 		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the custom targets are custom-stdio, custom-http and custom-grpc", c.Target))
 	}
@@ -86,7 +79,7 @@ func customExample(target string) string {
 	case "custom-http":
 		return `your server's base URL, such as "http://127.0.0.1:9000"`
 	case "custom-grpc":
-		return `your server's host:port, such as "127.0.0.1:9000"`
+		return `your server's host:port, such as "127.0.0.1:9000", and how to reach it, such as "localhost:9443 -cacert ca.pem -proto api.proto"`
 	}
 	return "where your server is"
 }
@@ -117,7 +110,7 @@ func customAddr(to string) (string, error) {
 	to = strings.TrimSpace(to)
 	host, port, err := net.SplitHostPort(to)
 	if err != nil || host == "" || port == "" || strings.Contains(to, "/") {
-		return "", fmt.Errorf("custom-grpc needs %s (no scheme: plaintext gRPC only, for now), got %q", customExample("custom-grpc"), to)
+		return "", fmt.Errorf("custom-grpc needs %s (host:port with no scheme: -tls asks for TLS), got %q", customExample("custom-grpc"), to)
 	}
 	return to, nil
 }

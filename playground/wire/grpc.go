@@ -9,7 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	grpcwire "github.com/wirelab/wirelab/protocols/grpctool/wire"
 )
@@ -25,20 +27,43 @@ func (s *session) exchangeGRPC(ctx context.Context, c Command, addr string) erro
 	if addr == "" {
 		return fmt.Errorf("no gRPC server runs in this playground")
 	}
+	return s.callGRPC(ctx, c, addr, func() (*grpcDial, error) { return &grpcDial{addr: addr}, nil })
+}
+
+// grpcDial is how a tab reaches one gRPC server: its address, how the
+// connection is secured, and where the descriptors come from.
+type grpcDial struct {
+	addr  string
+	creds *watchedCreds        // nil: plaintext, as the playground's own server is
+	files *protoregistry.Files // nil: ask the server by reflection
+	// custom says the server is the learner's: each new connection is
+	// then announced with how it is secured (watchedCreds.says).
+	custom bool
+}
+
+// callGRPC makes the call of c's frame on the tab's client for key,
+// which dial describes when the client is made.
+func (s *session) callGRPC(ctx context.Context, c Command, key string, dial func() (*grpcDial, error)) error {
 	call, err := parseGRPCFrame(c.Frame)
 	if err != nil {
 		return err
 	}
-	client := s.grpcClient(addr)
-	if client == nil {
+	kept, err := s.grpcClient(key, dial)
+	if err != nil {
+		return err
+	}
+	if kept == nil {
 		return nil // the session has ended; nobody reads an answer
 	}
 	// The frame as typed has no size: it is not what crosses. The bytes
 	// that do come with the capture, below.
 	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame})
-	ex, err := client.Capture(ctx, call.method, []byte(call.body), &grpcwire.Options{Timeout: call.timeout, Metadata: call.md})
+	ex, err := kept.client.Capture(ctx, call.method, []byte(call.body), &grpcwire.Options{Timeout: call.timeout, Metadata: call.md, Files: kept.dial.files})
 	if err != nil {
-		return fmt.Errorf("gRPC call: %v", err)
+		return fmt.Errorf("gRPC call: %v", explainCallError(err, kept.dial))
+	}
+	if kept.dial.custom && ex.EarlierCalls == 0 {
+		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "security", Text: kept.dial.creds.says(kept.dial.addr)})
 	}
 	var text bytes.Buffer
 	ex.Format(&text)
@@ -92,25 +117,38 @@ const maxGRPCClients = 4
 // itself when its connection breaks or a call fails (grpcwire.Client); all
 // of them close when the session ends.
 type grpcClients struct {
-	mu      sync.Mutex   // guards clients and closed
-	clients []grpcClient // least recently used first
-	closed  bool         // the session has ended: no more clients
+	mu      sync.Mutex    // guards clients and closed
+	clients []*grpcClient // least recently used first
+	closed  bool          // the session has ended: no more clients
 }
 
-// grpcClient is a kept client and the address it calls.
+// grpcClient is a kept client, the key it is kept by (the address of
+// the playground's own server, or a custom target's "to"), and how it was
+// made.
 type grpcClient struct {
-	addr   string
+	key    string
 	client *grpcwire.Client
+	dial   *grpcDial
 }
 
-// grpcClient returns the tab's client for addr, made on first use; nil
-// once the session has ended.
-func (s *session) grpcClient(addr string) *grpcwire.Client {
+// grpcClient returns the tab's client for key, made on first use as dial
+// describes; nil once the session has ended.
+func (s *session) grpcClient(key string, dial func() (*grpcDial, error)) (*grpcClient, error) {
 	g := &s.grpc
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return nil
+		return nil, nil
+	}
+	for i, c := range g.clients {
+		if c.key == key {
+			g.clients = append(append(g.clients[:i:i], g.clients[i+1:]...), c)
+			return c, nil
+		}
+	}
+	d, err := dial()
+	if err != nil {
+		return nil, err
 	}
 	if g.clients == nil {
 		// The caller is an exchange, which s.wg counts, so the count is
@@ -130,12 +168,6 @@ func (s *session) grpcClient(addr string) *grpcwire.Client {
 			}
 		})
 	}
-	for i, c := range g.clients {
-		if c.addr == addr {
-			g.clients = append(append(g.clients[:i:i], g.clients[i+1:]...), c)
-			return c.client
-		}
-	}
 	if len(g.clients) >= maxGRPCClients {
 		old := g.clients[0].client
 		g.clients = g.clients[1:]
@@ -148,20 +180,25 @@ func (s *session) grpcClient(addr string) *grpcwire.Client {
 			old.Close()
 		}()
 	}
-	c := grpcwire.NewClient(addr, nil)
-	g.clients = append(g.clients, grpcClient{addr, c})
-	return c
+	var creds credentials.TransportCredentials // nil: plaintext
+	if d.creds != nil {
+		creds = d.creds
+	}
+	c := &grpcClient{key: key, client: grpcwire.NewClient(d.addr, creds), dial: d}
+	g.clients = append(g.clients, c)
+	return c, nil
 }
 
-// dropGRPCClient closes the tab's kept client for addr, if there is one:
+// dropGRPCClient closes the tab's kept client for key, if there is one:
 // the tab's "restart" of a gRPC target. The next call dials afresh and
-// asks reflection again, as a new client would.
-func (s *session) dropGRPCClient(addr string) {
+// asks reflection again (or reads the .proto files again), as a new
+// client would.
+func (s *session) dropGRPCClient(key string) {
 	g := &s.grpc
 	g.mu.Lock()
 	var old *grpcwire.Client
 	for i, c := range g.clients {
-		if c.addr == addr {
+		if c.key == key {
 			old = c.client
 			g.clients = append(g.clients[:i:i], g.clients[i+1:]...)
 			break

@@ -123,6 +123,9 @@ type Hub struct {
 	relay    *audience           // the remote instructor, while FollowRemote runs
 
 	taps taps // the taps publishing here (tap.go), under its own lock
+	// grpcUploads are the .proto files, protosets and CAs uploaded for
+	// custom-grpc targets (custom_grpc.go), under their own lock.
+	grpcUploads grpcUploads
 }
 
 // HubOptions configures a hub. A nil *HubOptions means defaults.
