@@ -14,9 +14,10 @@ import (
 // the recorded ones. Exit 0 when they agree, 1 with the differences.
 func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("replay")
-	against := fs.String("against", "", `the server: a command line ("wirelab server mcp") for a stdio recording, a URL for an HTTP one`)
+	against := fs.String("against", "", `the server: a command line ("wirelab server mcp") for a stdio recording, a URL for an HTTP one, host:port for a gRPC one`)
 	wait := fs.Duration("wait", tap.DefaultWait, "how long to wait for each recorded answer before going on without it")
-	token := fs.String("token", "", "HTTP: sent as \"Authorization: Bearer TOKEN\" where the recording has a masked one")
+	token := fs.String("token", "", "sent as the bearer token (HTTP: \"Authorization: Bearer TOKEN\"; gRPC: authorization metadata) where the recording has a masked one")
+	caFile := fs.String("cacert", "", "gRPC: reach the server over TLS, trusting this CA (PEM); a recording of a TLS upstream needs TLS")
 	file, rest := positional(args)
 	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
@@ -33,16 +34,20 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if err != nil {
 		return exitFailure, err
 	}
-	for _, e := range events {
-		if e.Kind == tap.KindFrame {
-			return exitUsage, usageErrorf("replay: %s is a recording of gRPC; replay sends stdio and HTTP recordings only (tap check --wire shows its calls)", file)
-		}
-	}
 	var diffs []tap.Difference
 	start := time.Now()
-	if strings.HasPrefix(*against, "http://") || strings.HasPrefix(*against, "https://") {
+	switch {
+	case isGRPCRecording(events):
+		opts, aerr := grpcReplayOptions(events, *against, *caFile, *wait, *token)
+		if aerr != nil {
+			return exitUsage, aerr
+		}
+		diffs, err = tap.ReplayGRPC(ctx, events, grpcAddress(*against), opts)
+	case *caFile != "":
+		return exitUsage, usageErrorf("replay: --cacert is for a recording of gRPC; an https:// server is trusted as the system trusts it")
+	case strings.HasPrefix(*against, "http://") || strings.HasPrefix(*against, "https://"):
 		diffs, err = tap.ReplayHTTP(ctx, events, *against, *wait, *token, nil)
-	} else {
+	default:
 		argv, aerr := serverCommand(*against, env)
 		if aerr != nil {
 			return exitUsage, aerr

@@ -33,6 +33,10 @@ type GRPC struct {
 	tls      *tls.Config
 	rec      *Recorder
 	next     atomic.Int64 // the last connection number given out
+	// described is 0 until the upstream's descriptors are asked for,
+	// 1 while they are, 2 once they are recorded (or it said why not);
+	// -1 when the relay does not ask.
+	described atomic.Int32
 }
 
 // GRPCOptions configure a GRPC relay; nil means the defaults.
@@ -41,6 +45,9 @@ type GRPCOptions struct {
 	// server's CA in RootCAs). NextProtos is set to "h2", which TLS
 	// servers of gRPC require.
 	TLS *tls.Config
+	// NoDescriptors: do not ask the upstream for its descriptors by
+	// reflection (see KindDescriptors).
+	NoDescriptors bool
 }
 
 // dialTimeout bounds the connection to the upstream: a host's gRPC
@@ -58,6 +65,9 @@ func NewGRPC(upstream string, rec *Recorder, opts *GRPCOptions) (*GRPC, error) {
 	if opts != nil && opts.TLS != nil {
 		g.tls = opts.TLS.Clone()
 		g.tls.NextProtos = []string{"h2"}
+	}
+	if opts != nil && opts.NoDescriptors {
+		g.described.Store(-1)
 	}
 	return g, nil
 }
@@ -85,6 +95,24 @@ func (g *GRPC) Serve(ctx context.Context, ln net.Listener) error {
 		<-ctx.Done()
 		ln.Close()
 	}()
+	// The descriptors are asked for at once, and again when a host
+	// connects if the upstream could not be reached before.
+	askDescriptors := func() {
+		if !g.described.CompareAndSwap(0, 1) {
+			return
+		}
+		wg.Add(1)
+		// Ends within describeTimeout, or sooner with ctx.
+		go func() {
+			defer wg.Done()
+			if g.describe(ctx) {
+				g.described.Store(2)
+			} else {
+				g.described.Store(0)
+			}
+		}()
+	}
+	askDescriptors()
 	for {
 		host, err := ln.Accept()
 		if err != nil {
@@ -93,6 +121,7 @@ func (g *GRPC) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			return fmt.Errorf("accepting: %w", err)
 		}
+		askDescriptors()
 		wg.Add(1)
 		// Ends when both directions of the connection have ended; ctx's
 		// end closes them.

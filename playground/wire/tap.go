@@ -287,10 +287,11 @@ func commandLine(argv []string) string {
 
 // translator turns a tap's events into a console's. It is used by one
 // tap's reader alone. target and to are the custom target the tapped
-// server appears as, known from the start event.
+// server appears as, known from the start event. A gRPC tap's frames
+// become the console's gRPC calls (tapgrpc.go).
 type translator struct {
 	target, to string
-	saidGRPC   bool // the note that gRPC frames are not shown live has been given
+	grpc       grpcView // a gRPC tap's connections and calls (tapgrpc.go)
 	// recorded: the events come from a recording's file, all at once,
 	// not from a tap as they happen.
 	recorded bool
@@ -356,12 +357,8 @@ func (tr *translator) events(e tap.Event) []Event {
 		}
 	case tap.KindExit:
 		ev.Dir, ev.Kind, ev.Text = "note", "exit", "the server exited: "+text
-	case tap.KindFrame:
-		if tr.saidGRPC {
-			return nil
-		}
-		tr.saidGRPC = true
-		ev.Dir, ev.Kind, ev.Text = "note", "note", "the tap records gRPC frames, which are not shown here; read them with wirelab tap check FILE --wire"
+	case tap.KindFrame, tap.KindDescriptors:
+		return tr.grpcEvents(e, ev)
 	default: // KindNote, and kinds a newer tap may add
 		ev.Dir, ev.Kind, ev.Text = "note", "note", text
 		if e.Kind != tap.KindNote {

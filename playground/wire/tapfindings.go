@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,6 +47,7 @@ type tapPublisher struct {
 	stopped bool // the check stopped: at maxCheckedBytes, or at events missing
 	live    bool // the events come from a running tap, which may miss some
 	last    int  // the seq of the latest event of a live tap
+	lastT   time.Time
 	errors  int
 	warns   int
 	speaks  string
@@ -71,6 +73,7 @@ func (p *tapPublisher) add(e tap.Event) {
 	// skips events (Publish says how many in a note that repeats the
 	// last seq sent): a check without them would mark answers to
 	// requests it never saw.
+	p.lastT = e.T
 	missed, before := p.live && p.last != 0 && e.Seq != p.last+1, p.last
 	p.last = max(p.last, e.Seq)
 	p.checked += len(e.Data) + len(e.Base64)
@@ -97,6 +100,10 @@ func (p *tapPublisher) stop(e tap.Event, why string) {
 // end publishes the findings only the recording's end can tell (how
 // each gRPC call ended).
 func (p *tapPublisher) end() {
+	// Calls still open when the tap ended show as the wire left them.
+	for _, ev := range p.tr.grpcEnd(cmp.Or(p.lastT, time.Now())) {
+		p.publish(tapEvent{Event: ev})
+	}
 	if p.stopped {
 		return
 	}
