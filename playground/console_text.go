@@ -56,7 +56,7 @@ type consoleText struct {
 	// hex view of a row that holds one, until they are shown.
 	Reveal    string `json:"-"`
 	MaskedHex string `json:"maskedHex"`
-	You          string    `json:"you"` // the learner's lifeline in the sequence diagram
+	You       string `json:"you"` // the learner's lifeline in the sequence diagram
 	// Groups name the groups of templates (frameTemplate.Group), each
 	// with a line that says how its era goes.
 	Groups map[string]templateGroup `json:"groups"`
@@ -65,6 +65,9 @@ type consoleText struct {
 	Eras map[string]eraTag `json:"eras"`
 	// Follow is what the classroom's parts of the page say.
 	Follow followText `json:"follow"`
+	// GRPC is what the gRPC console says of a learner's own server and
+	// of bytes fields (static/grpccompose.js).
+	GRPC grpcText `json:"grpc"`
 }
 
 // followText is every string of the classroom's parts of a page, on the
@@ -217,6 +220,7 @@ func consoleStrings(l lang) consoleText {
 					Note: "Без рукопожатия: один запрос, который сам несёт ревизию и возможности клиента в params._meta; по HTTP его заголовки повторяют ревизию, метод и имя, а Mcp-Session-Id нет."},
 			},
 			Follow: followStrings(l),
+			GRPC:   grpcStrings(l),
 			Eras: map[string]eraTag{
 				"modern":  {Tag: "2026-07-28", Title: "запрос ревизии 2026-07-28: ревизия названа в его params._meta, и он обходится без сессии; ответ на него — той же ревизии"},
 				"session": {Tag: "2025-11-25, сессия", Title: "часть сессии 2025-11-25, которую открыл initialize"},
@@ -279,9 +283,85 @@ func consoleStrings(l lang) consoleText {
 				Note: "No handshake: one request that carries its revision and the client's capabilities itself, in params._meta; over HTTP its headers repeat the revision, the method and the name, and there is no Mcp-Session-Id."},
 		},
 		Follow: followStrings(l),
+		GRPC:   grpcStrings(l),
 		Eras: map[string]eraTag{
 			"modern":  {Tag: "2026-07-28", Title: "a request of revision 2026-07-28: its params._meta names the revision, and it needs no session; its answer is of the same revision"},
 			"session": {Tag: "2025-11-25 session", Title: "part of the 2025-11-25 session that initialize opened"},
 		},
+	}
+}
+
+// grpcText is what the gRPC console says of a learner's own server (how
+// the connection is secured, where the descriptors come from) and of
+// bytes fields. %s stands for a field's name, or a value.
+type grpcText struct {
+	Security      string `json:"-"` // the label of the security choice
+	Plaintext     string `json:"-"`
+	SystemRoots   string `json:"-"`
+	CAFile        string `json:"-"`
+	CAPasted      string `json:"-"`
+	CAFileHelp    string `json:"-"`              // the CA file input's placeholder
+	CAPEMHelp     string `json:"-"`              // the pasted CA's placeholder
+	ServerName    string `json:"-"`              // the optional name to verify
+	Descriptors   string `json:"-"`              // the label of the file input
+	DescribeHelp  string `json:"-"`              // what the file input takes
+	Describe      string `json:"-"`              // the button that asks for the methods
+	Declared      string `json:"declared"`       // the template group of the server's methods
+	Asking        string `json:"asking"`         // while the methods are asked for
+	Uploading     string `json:"uploading"`      // while files are uploaded
+	Methods       string `json:"methods"`        // "%d methods, from %s"
+	NoMethods     string `json:"noMethods"`      // what the server declared has no methods
+	BytesSent     string `json:"bytesSent"`      // "%s is sent as the bytes of %s:"
+	BytesField    string `json:"bytesField"`     // a bytes field given something else
+	BytesNotB64   string `json:"bytesNotBase64"` // a bytes field given text that is not base64
+	BytesAsBase64 string `json:"bytesAsBase64"`  // a bytes field given base64: what it holds
+}
+
+func grpcStrings(l lang) grpcText {
+	if l == ru {
+		return grpcText{
+			Security:      "Соединение",
+			Plaintext:     "без шифрования (h2c)",
+			SystemRoots:   "TLS, системные корни",
+			CAFile:        "TLS, файл CA",
+			CAPasted:      "TLS, вставленный CA",
+			CAFileHelp:    "путь к ca.pem на этой машине",
+			CAPEMHelp:     "-----BEGIN CERTIFICATE----- …",
+			ServerName:    "имя для проверки (необязательно)",
+			Descriptors:   "Описание методов",
+			DescribeHelp:  ".proto (можно несколько) или protoset, если у сервера нет reflection",
+			Describe:      "Узнать методы",
+			Declared:      "методы вашего сервера",
+			Asking:        "спрашиваем сервер о методах…",
+			Uploading:     "загружаем…",
+			Methods:       "методов: %d; источник: %s",
+			NoMethods:     "сервер не объявил ни одного метода",
+			BytesSent:     "%s уйдёт байтами JSON, в base64:",
+			BytesField:    "%s — поле bytes: в ProtoJSON это текст base64 (\"aGVsbG8=\" — это hello); объект или массив JSON консоль сама превратит в его байты в base64",
+			BytesNotB64:   "%s — поле bytes, а %s не base64: в ProtoJSON байты пишут в base64 (\"aGVsbG8=\" — это hello); объект или массив JSON консоль сама превратит в его байты",
+			BytesAsBase64: "%s: base64 байтов",
+		}
+	}
+	return grpcText{
+		Security:      "Connection",
+		Plaintext:     "plaintext (h2c)",
+		SystemRoots:   "TLS, system roots",
+		CAFile:        "TLS, CA file",
+		CAPasted:      "TLS, pasted CA",
+		CAFileHelp:    "path to ca.pem on this machine",
+		CAPEMHelp:     "-----BEGIN CERTIFICATE----- …",
+		ServerName:    "name to verify (optional)",
+		Descriptors:   "Methods from",
+		DescribeHelp:  ".proto files or a protoset, when the server has no reflection",
+		Describe:      "Get methods",
+		Declared:      "your server's methods",
+		Asking:        "asking the server for its methods…",
+		Uploading:     "uploading…",
+		Methods:       "%d methods, from %s",
+		NoMethods:     "the server declares no methods",
+		BytesSent:     "%s is sent as the bytes of its JSON, in base64:",
+		BytesField:    "%s is a bytes field: ProtoJSON writes bytes as base64 text (\"aGVsbG8=\" is hello); type a JSON object or array there and the console sends its bytes, base64-encoded",
+		BytesNotB64:   "%s is a bytes field, and %s is not base64: ProtoJSON writes bytes as base64 (\"aGVsbG8=\" is hello); type a JSON object or array there and the console sends its bytes",
+		BytesAsBase64: "%s: base64 of",
 	}
 }

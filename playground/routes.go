@@ -24,6 +24,8 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 	mux.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /console/{$}", consoles.list)
 	mux.HandleFunc("GET /console/{slug}", consoles.page) // ?watch=ID follows a session, ?exercise=ID checks one
+	// A gRPC server's methods, from an uploaded .proto or protoset, or by reflection; and a CA pasted for TLS.
+	mux.HandleFunc("POST /console/grpc/descriptors", grpcDescriptors(hub))
 	mux.HandleFunc("GET /five-wires", five.page)
 	mux.HandleFunc("GET /taps", tapsPage(hub))            // the running wirelab taps, each opening the console that follows it
 	mux.HandleFunc("POST /taps/open", openRecording(hub)) // a recording opened read only, from this machine

@@ -30,6 +30,7 @@ import { Transcript, views, splitHTTP, parseJSON, atMillis, shortTo, hasBytes, m
 import * as sequence from "./sequence.js";
 import { Presenter, Following, followURL, goesWith } from "./presenter.js";
 import { Room } from "./room.js";
+import { GRPCPanel, grpcurlTarget } from "./grpccompose.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
 const T = data.text; // the page's strings, in its language
@@ -59,6 +60,13 @@ let sendAnyway = false; // the learner saw the JSON warning and sends anyway
 let presenter = null; // the Present toggle, on the learner's own console
 let following = null; // a follower's socket and Follow switch
 let cleared = 0; // rows of this session the learner cleared away: a row's index counts them
+// The gRPC console's knowledge of what a server declares: its methods,
+// its bytes fields, and the controls of the learner's own server.
+const grpcPanel = data.slug === "grpc" ? new GRPCPanel({ text: T.grpc, to: el.to, targetSelect: el.target, target: currentTarget, changed: () => {
+  listTemplates();
+  checkFrame();
+  save();
+} }) : null;
 
 // ---- targets and templates
 
@@ -120,6 +128,7 @@ function listTemplates() {
     }
     list.append(new Option(tpl.name, String(i)));
   });
+  if (grpcPanel) grpcPanel.addTemplates(el.template);
   el.groups.replaceChildren();
   for (const key of groups.keys()) {
     const g = T.groups[key];
@@ -151,7 +160,8 @@ el.to.addEventListener("change", () => {
 });
 el.template.addEventListener("change", () => {
   if (el.template.value === "") return;
-  el.composer.value = fill(data.templates[Number(el.template.value)].frame);
+  const declared = grpcPanel && grpcPanel.templateFrame(el.template.value);
+  el.composer.value = fill(declared || data.templates[Number(el.template.value)].frame);
   el.template.value = "";
   checkFrame();
   save();
@@ -178,7 +188,8 @@ function problem(frame) {
     const call = grpcFrame(frame);
     if (!/^\/?[\w.]+\/\w+$/.test(call.method)) return T.grpcMethod;
     const e = call.body === "" ? "" : jsonError(call.body);
-    return e ? T.bodyNotJSON + ": " + e : "";
+    if (e) return T.bodyNotJSON + ": " + e;
+    return grpcPanel ? grpcPanel.check(frame) : "";
   }
   const { head, body } = splitHTTP(frame);
   if (!/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(head.split("\n")[0].trim())) return T.requestLine;
@@ -219,6 +230,7 @@ function checkFrame() {
   el.check.textContent = p ? "⚠ " + p : T.looksRight;
   el.check.className = p ? "check bad" : "check ok";
   el.send.textContent = T.send;
+  if (grpcPanel) grpcPanel.preview(el.composer.value);
   renderCopy();
   moved();
   return p;
@@ -242,7 +254,8 @@ function send() {
     el.send.textContent = T.sendAnyway;
     return;
   }
-  const msg = { op: "send", target: currentTarget(), frame: frame };
+  // A JSON object in a bytes field goes as the base64 of its bytes.
+  const msg = { op: "send", target: currentTarget(), frame: grpcPanel ? grpcPanel.encode(frame) : frame };
   if (isCustom()) msg.to = el.to.value.trim();
   wire.send(msg);
   sendAnyway = false;
@@ -595,8 +608,9 @@ function copyCommand(kind) {
   }
   if (kind === "grpcurl") {
     const call = grpcFrame(frame);
-    const addr = isCustom() ? el.to.value.trim() : data.bases[t] || "";
-    const parts = ["grpcurl -plaintext"];
+    const own = isCustom() ? grpcurlTarget(el.to.value) : { flags: ["-plaintext"], addr: data.bases[t] || "" };
+    const parts = ["grpcurl", ...own.flags];
+    call.body = grpcFrame(grpcPanel ? grpcPanel.encode(frame) : frame).body;
     for (const [name, value] of call.headers) {
       const timeout = /^(\d+)([HMSmun])$/.exec(value);
       if (name === "grpc-timeout" && timeout) {
@@ -605,7 +619,7 @@ function copyCommand(kind) {
       } else parts.push("-H " + shellQuote(name + ": " + value));
     }
     if (call.body) parts.push("-d " + shellQuote(call.body));
-    parts.push(addr, call.method.replace(/^\//, ""));
+    parts.push(own.addr, call.method.replace(/^\//, ""));
     return parts.join(" ");
   }
   // curl: the request line and headers as flags; curl adds Host and
