@@ -28,6 +28,8 @@
 //     or, for an SSE stream, the head and then one row per event;
 //   - a gRPC call: the request, then the whole exchange as captured, its
 //     frames both ways; the request's row gets the client's frames then;
+//     a tap's call comes again as it goes on, and its two rows are
+//     redrawn, never added to;
 //   - the playground's refusals and fixes, as notes.
 // stderr of a child is not a row: it goes to its own pane.
 //
@@ -270,15 +272,18 @@ export class Transcript {
     if (ev.kind === "raw" || this.bySeq.has(ev.seq)) return;
     let row = this.rows[before];
     if (!row && ev.id) {
+      // A tap's gRPC call shows its host's frames on the call's row and
+      // the server's on the answer's.
       const x = this.exchanges.get(ev.id);
-      row = x && (x.head || x.request);
+      row = x && (ev.kind === "grpc-call" ? x.request : x.head || x.answer || x.request);
     }
     if (row) this.bySeq.set(ev.seq, row);
   }
 
   // finding puts a finding of a tap's check on the row of the event it
   // names. One whose row is not here (its event came before the replay
-  // began, or shows as no row, as gRPC frames do) is counted all the same.
+  // began, or shows as no row, as a connection's own gRPC frames do) is
+  // counted all the same.
   finding(ev) {
     const f = ev.finding;
     if (!f) return;
@@ -450,9 +455,18 @@ export class Transcript {
   }
 
   // grpcCall is the call as the learner typed it: its bytes, and so
-  // its size, come with the capture.
+  // its size, come with the capture. A tap's call (it has "seq") is the
+  // call as the host made it, which comes again as its messages come.
   grpcCall(ev, base) {
     const method = ev.text.split("\n")[0].trim();
+    const known = ev.seq && this.exchanges.get(ev.id);
+    if (known && known.request) {
+      // A tap's call again, now with more of its request: the same row.
+      Object.assign(known.request, { text: ev.text, summary: method });
+      if (!known.request.frames) known.request.size = ev.size || 0;
+      this.onChange("update", known.request);
+      return;
+    }
     const row = this.add(Object.assign(base, { dir: "out", kind: "grpc", text: ev.text, size: ev.size || 0, summary: method }));
     this.exchanges.set(ev.id, { request: row });
   }
@@ -480,7 +494,15 @@ export class Transcript {
         this.onChange("update", x.request);
       }
     }
+    if (ev.seq && x && x.answer) {
+      // A tap's call shows its answer as it comes: the same row, redrawn.
+      row.n = x.answer.n;
+      Object.assign(x.answer, row);
+      this.onChange("update", x.answer);
+      return;
+    }
     this.add(row);
+    if (x) x.answer = row;
   }
 
   // restore puts back rows kept from before a reload.
