@@ -45,6 +45,10 @@
 // A connection's frames one way, joined in order, are the bytes that side
 // sent; protocols/grpctool/wire.ReadConnection reads them back into calls.
 // The start event's upstream is grpc://host:port, or grpcs:// over TLS.
+// A grpc-descriptors event holds the upstream's descriptors, asked for by
+// reflection, to decode messages by name (KindDescriptors). A secret in
+// the metadata is masked inside its header block, each character a "*"
+// (grpcmask.go), so that HPACK's table reads back in step.
 //
 // Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key and
 // Api-Key values are masked ("Bearer ***") unless KeepSecrets is set.
@@ -57,5 +61,7 @@
 // fresh server, waiting for answers as the recording did, and compare
 // the answers with the recorded ones, normalised: timestamps, session
 // ids, requestState values and the ids of the server's own requests
-// become placeholders. Each Difference names the recorded event.
+// become placeholders. ReplayGRPC makes a gRPC recording's calls again
+// and compares status, trailers and response messages field by field.
+// Each Difference names the recorded event.
 package tap

@@ -1,6 +1,7 @@
 package tap
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -159,13 +160,17 @@ func (g *GRPC) relay(ctx context.Context, host net.Conn) {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	// Each ends when its source ends or the connections are closed.
+	out, in := &frames{rec: g.rec, conn: n, dir: Out, preface: true}, &frames{rec: g.rec, conn: n, dir: In}
+	if !g.rec.opts.KeepSecrets {
+		out.mask, in.mask = newHeaderMasker(), newHeaderMasker()
+	}
 	go func() {
 		defer wg.Done()
-		g.pipe(up, host, &frames{rec: g.rec, conn: n, dir: Out, preface: true}, closeBoth)
+		g.pipe(up, host, out, closeBoth)
 	}()
 	go func() {
 		defer wg.Done()
-		g.pipe(host, up, &frames{rec: g.rec, conn: n, dir: In}, closeBoth)
+		g.pipe(host, up, in, closeBoth)
 	}()
 	wg.Wait()
 }
@@ -247,6 +252,9 @@ type frames struct {
 	raw    bool   // not HTTP/2: the rest is passed on unrecorded
 	goaway bool   // this side has sent GOAWAY: it is closing the connection
 	done   bool   // end was called
+	// mask masks secrets in header blocks before they are recorded;
+	// nil when the record keeps secrets.
+	mask *headerMasker
 }
 
 func (f *frames) take(p []byte) {
@@ -303,19 +311,33 @@ func (f *frames) take(p []byte) {
 // frameHeaderLen is the length of every HTTP/2 frame's header.
 const frameHeaderLen = 9
 
-// record records the frame in buf, whose real length is size.
+// record records the frame in buf, whose real length is size; a
+// header block's frames go through the masker first (grpcmask.go), and
+// are recorded, masked, once the block is whole.
 func (f *frames) record(size int) {
-	e := Event{Kind: KindFrame, Dir: f.dir, Conn: f.conn, Size: size, Truncated: size > len(f.buf)}
-	e.setBinary(f.buf)
-	if len(f.buf) == len(http2.ClientPreface) && string(f.buf) == http2.ClientPreface {
+	isBlock := len(f.buf) >= frameHeaderLen && !f.preface && (http2.FrameType(f.buf[3]) == http2.FrameHeaders || http2.FrameType(f.buf[3]) == http2.FrameContinuation)
+	if f.mask != nil && isBlock && size == len(f.buf) {
+		for _, b := range f.mask.frame(bytes.Clone(f.buf)) {
+			f.add(b, len(b))
+		}
+	} else {
+		f.add(f.buf, size)
+	}
+	f.buf, f.need, f.size = nil, 0, 0
+}
+
+// add records one frame, b, whose real length is size.
+func (f *frames) add(b []byte, size int) {
+	e := Event{Kind: KindFrame, Dir: f.dir, Conn: f.conn, Size: size, Truncated: size > len(b)}
+	e.setBinary(b)
+	if len(b) == len(http2.ClientPreface) && string(b) == http2.ClientPreface {
 		e.Frame = "PREFACE"
-	} else if len(f.buf) >= frameHeaderLen {
-		e.Frame = http2.FrameType(f.buf[3]).String()
-		f.goaway = f.goaway || http2.FrameType(f.buf[3]) == http2.FrameGoAway
-		e.Stream = uint32(f.buf[5]&0x7f)<<24 | uint32(f.buf[6])<<16 | uint32(f.buf[7])<<8 | uint32(f.buf[8])
+	} else if len(b) >= frameHeaderLen {
+		e.Frame = http2.FrameType(b[3]).String()
+		f.goaway = f.goaway || http2.FrameType(b[3]) == http2.FrameGoAway
+		e.Stream = uint32(b[5]&0x7f)<<24 | uint32(b[6])<<16 | uint32(b[7])<<8 | uint32(b[8])
 	}
 	f.rec.Add(e)
-	f.buf, f.need, f.size = nil, 0, 0
 }
 
 // end records what is left of a frame cut off by the end of the
@@ -325,6 +347,9 @@ func (f *frames) end(broke string) {
 		return
 	}
 	f.done = true
+	if f.mask != nil && len(f.mask.pending) > 0 {
+		f.rec.Add(Event{Kind: KindNote, Dir: f.dir, Conn: f.conn, Data: fmt.Sprintf("a header block cut off by the connection's end (%d frames) is not recorded: it may hold secrets", len(f.mask.pending))})
+	}
 	if len(f.buf) > 0 && !f.raw {
 		e := Event{Kind: KindFrame, Dir: f.dir, Conn: f.conn, Size: len(f.buf), NoEOL: true}
 		e.setBinary(f.buf)

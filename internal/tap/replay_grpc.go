@@ -242,7 +242,7 @@ func callMetadata(headers []wire.HeaderField, token string) metadata.MD {
 		if strings.HasPrefix(h.Name, ":") || slices.Contains(notMetadata, h.Name) {
 			continue
 		}
-		if strings.Contains(h.Value, Masked) && slices.ContainsFunc(secretHeaders, func(s string) bool { return strings.EqualFold(s, h.Name) }) {
+		if isSecret(h.Name) && IsMasked(h.Value) {
 			if h.Name == "authorization" && token != "" {
 				md.Append(h.Name, "Bearer "+token)
 			}

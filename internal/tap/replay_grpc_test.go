@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"github.com/wirelab/wirelab/protocols/grpctool"
@@ -164,7 +165,7 @@ func TestReplayGRPC(t *testing.T) {
 func TestCallMetadata(t *testing.T) {
 	headers := []struct{ name, value string }{
 		{":path", "/a.B/C"}, {"content-type", "application/grpc"}, {"te", "trailers"}, {"grpc-timeout", "5S"},
-		{"user-agent", "grpc-go/1"}, {"authorization", "Bearer ***"}, {"x-trace", "abc"}, {"x-id-bin", "AQI"},
+		{"user-agent", "grpc-go/1"}, {"authorization", "Bearer ******"}, {"x-trace", "abc"}, {"x-id-bin", "AQI"},
 	}
 	var fields []wire.HeaderField
 	for _, h := range headers {
@@ -177,5 +178,83 @@ func TestCallMetadata(t *testing.T) {
 	md = callMetadata(fields, "reader")
 	if got := md.Get("authorization"); len(got) != 1 || got[0] != "Bearer reader" {
 		t.Errorf("with a token: authorization %q, want Bearer reader", got)
+	}
+}
+
+// TestGRPCMasksSecrets: a host's bearer token passes through the relay
+// to the server, which takes it, but the record holds it masked, in
+// every call on the connection (the second refers to HPACK's table);
+// the recording replays clean with the token given again, and without
+// it the server's refusal is the difference.
+func TestGRPCMasksSecrets(t *testing.T) {
+	const secret = "s3cret-token-for-the-test"
+	tokens, err := tools.ParseTokens([]string{secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := serveGRPC(t, grpctool.NewServer(tools.New(nil), &grpctool.ServerOptions{Tokens: tokens}))
+	rec := NewRecorder(nil)
+	rec.Add(Event{Kind: KindStart, Format: Format, Upstream: "grpc://" + server})
+	g, err := NewGRPC(server, rec, &GRPCOptions{NoDescriptors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	// Ends when cancel stops Serve.
+	go func() { served <- g.Serve(ctx, ln) }()
+	conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := toolsv1.NewToolServerClient(conn)
+	callCtx := metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+secret, "x-api-key", "key-"+secret)
+	for range 2 {
+		if _, err := client.ExecuteTool(callCtx, &toolsv1.ExecuteToolRequest{ToolName: "word_count", Arguments: []byte(`{"text":"a b"}`)}); err != nil {
+			t.Fatalf("word_count with the token, through the tap: %v", err)
+		}
+	}
+	conn.Close()
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	events := rec.Events()
+	calls := recordedCalls(events)
+	if len(calls) != 2 {
+		t.Fatalf("%d calls recorded, want 2", len(calls))
+	}
+	for i, c := range calls {
+		var got []string
+		for _, h := range c.RequestHeaders {
+			if h.Name == "authorization" || h.Name == "x-api-key" {
+				got = append(got, h.Name+": "+h.Value)
+			}
+		}
+		want := []string{"authorization: Bearer " + strings.Repeat("*", len(secret)), "x-api-key: " + strings.Repeat("*", len(secret)+4)}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("call %d's secrets as recorded: %q, want %q", i+1, got, want)
+		}
+		if c.Code != codes.OK {
+			t.Errorf("call %d: %v, want OK: the record reads back wrong", i+1, c.Code)
+		}
+	}
+	for _, e := range events {
+		if strings.Contains(string(e.Bytes()), "s3cret") {
+			t.Errorf("event %d holds the secret: %q", e.Seq, e.Bytes())
+		}
+	}
+
+	diffs, err := ReplayGRPC(context.Background(), events, server, &GRPCReplayOptions{Token: secret})
+	if err != nil || len(diffs) > 0 {
+		t.Errorf("replayed with the token: %v, %v; want no differences", diffs, err)
+	}
+	diffs, err = ReplayGRPC(context.Background(), events, server, nil)
+	if err != nil || len(diffs) == 0 || !strings.Contains(diffs[0].Diff, "Unauthenticated") {
+		t.Errorf("replayed without the token: %v, %v; want the refusal as a difference", diffs, err)
 	}
 }
