@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 )
 
 // Custom targets are the learner's own servers: a command line to start
-// (custom-stdio), an http:// base URL (custom-http), or a gRPC server's
+// (custom-stdio), an http:// or https:// URL (custom-http), or a gRPC server's
 // host:port (custom-grpc), given in the command's "to". They count
 // against the same limits as the playground's own targets.
 
@@ -77,32 +76,21 @@ func customExample(target string) string {
 	case "custom-stdio":
 		return `the command line that starts your server, such as "python3 my_server.py"`
 	case "custom-http":
-		return `your server's base URL, such as "http://127.0.0.1:9000"`
+		return `your server's URL, such as "http://127.0.0.1:9000/mcp" or "https://mcp.example.com/mcp" (then perhaps -cacert FILE)`
 	case "custom-grpc":
 		return `your server's host:port, such as "127.0.0.1:9000", and how to reach it, such as "localhost:9443 -cacert ca.pem -proto api.proto"`
 	}
 	return "where your server is"
 }
 
-// customURL checks the base URL of a custom-http target.
+// customURL checks the URL of a custom-http target (custom_http.go),
+// and returns it without the options after it.
 func customURL(to string) (string, error) {
-	to = strings.TrimSpace(to)
-	scheme, _, _ := strings.Cut(to, "://")
-	switch strings.ToLower(scheme) {
-	case "http":
-	case "https":
-		// The playground writes the request's bytes to a TCP connection and
-		// shows the answer's bytes as they arrive; under TLS those bytes
-		// would be ciphertext, and showing the plaintext inside needs more.
-		return "", fmt.Errorf("custom-http: https is not supported yet (the playground shows plain HTTP/1.1 bytes); serve your server on http:// and point at that, got %q", to)
-	default:
-		return "", fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
+	t, err := parseHTTPTo(to)
+	if err != nil {
+		return "", err
 	}
-	u, err := url.Parse(to)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
-	}
-	return to, nil
+	return t.url.String(), nil
 }
 
 // customAddr checks the host:port of a custom-grpc target.

@@ -244,8 +244,8 @@ func TestCustomNetwork(t *testing.T) {
 		c    Command
 		want string
 	}{
-		{Command{Op: "send", ID: 10, Target: "custom-http", To: "https://127.0.0.1:9", Frame: frame}, "https is not supported yet"},
-		{Command{Op: "send", ID: 11, Target: "custom-http", To: "127.0.0.1:9", Frame: frame}, `custom-http needs your server's base URL, such as "http://127.0.0.1:9000"`},
+		{Command{Op: "send", ID: 10, Target: "custom-http", To: "https://127.0.0.1:9", Frame: frame}, "connecting to 127.0.0.1:9"},
+		{Command{Op: "send", ID: 11, Target: "custom-http", To: "127.0.0.1:9", Frame: frame}, `custom-http needs your server's URL, such as "http://127.0.0.1:9000/mcp"`},
 		{Command{Op: "send", ID: 12, Target: "custom-http", Frame: frame}, `custom-http needs "to"`},
 		{Command{Op: "send", ID: 13, Target: "custom-grpc", To: "http://" + grpcAddr, Frame: call}, `custom-grpc needs your server's host:port`},
 		{Command{Op: "send", ID: 14, Target: "custom-grpc", Frame: call}, `custom-grpc needs "to"`},

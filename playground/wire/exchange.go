@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -44,14 +43,9 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 	for _, n := range notes {
 		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n})
 	}
-	addr := u.Host
-	if u.Port() == "" {
-		addr = net.JoinHostPort(u.Hostname(), "80") // a URL without a port means http's own
-	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	conn, err := s.dialHTTP(ctx, c, u) // custom_http.go: TCP, and TLS for https
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %v", addr, err)
+		return err
 	}
 	defer conn.Close()
 	// The exchange ends at its deadline or with the session: closing the
