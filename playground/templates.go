@@ -18,8 +18,13 @@ type consoleSpec struct {
 	// Custom is the target the learner's own server is reached by:
 	// "custom-stdio" (a command), "custom-http" (a URL) or "custom-grpc"
 	// (host:port).
-	Custom    string
-	Templates []frameTemplate
+	Custom string
+	// AlsoCustom are more targets for the learner's own server, for a
+	// protocol spoken over more than one transport: the MCP console
+	// reaches a stdio server by command and a Streamable HTTP one by URL
+	// ("custom-http").
+	AlsoCustom []string
+	Templates  []frameTemplate
 }
 
 // frameTemplate is a frame the composer offers. A template may hold
@@ -50,7 +55,7 @@ func consoles() []consoleSpec {
 		{Slug: "stdio", Name: "stdio", Targets: []string{"stdio"}, Custom: "custom-stdio", Templates: stdioTemplates()},
 		{Slug: "http", Name: "HTTP", Targets: []string{"http", "http-auth"}, Custom: "custom-http", Templates: append(httpTemplates(), httpAuthTemplates()...)},
 		{Slug: "grpc", Name: "gRPC", Targets: []string{"grpc"}, Custom: "custom-grpc", Templates: grpcTemplates()},
-		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http", "mcp-auth", "oauth"}, Custom: "custom-stdio",
+		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http", "mcp-auth", "oauth"}, Custom: "custom-stdio", AlsoCustom: []string{"custom-http"},
 			Templates: append(append(mcpStdioTemplates(), mcpHTTPTemplates()...), oauthTemplates()...)},
 		{Slug: "a2a", Name: "A2A", Targets: []string{"a2a"}, Custom: "custom-http", Templates: a2aTemplates()},
 	}
