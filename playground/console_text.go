@@ -68,6 +68,10 @@ type consoleText struct {
 	// GRPC is what the gRPC console says of a learner's own server and
 	// of bytes fields (static/grpccompose.js).
 	GRPC grpcText `json:"grpc"`
+	// Schema is what the form built from a JSON Schema says
+	// (static/schemaform.js), and the schema check's messages
+	// (schemacheck.go).
+	Schema schemaText `json:"schema"`
 }
 
 // followText is every string of the classroom's parts of a page, on the
@@ -225,6 +229,7 @@ func consoleStrings(l lang) consoleText {
 				"modern":  {Tag: "2026-07-28", Title: "запрос ревизии 2026-07-28: ревизия названа в его params._meta, и он обходится без сессии; ответ на него — той же ревизии"},
 				"session": {Tag: "2025-11-25, сессия", Title: "часть сессии 2025-11-25, которую открыл initialize"},
 			},
+			Schema: schemaStrings(l),
 		}
 	}
 	return consoleText{
@@ -288,6 +293,7 @@ func consoleStrings(l lang) consoleText {
 			"modern":  {Tag: "2026-07-28", Title: "a request of revision 2026-07-28: its params._meta names the revision, and it needs no session; its answer is of the same revision"},
 			"session": {Tag: "2025-11-25 session", Title: "part of the 2025-11-25 session that initialize opened"},
 		},
+		Schema: schemaStrings(l),
 	}
 }
 
@@ -363,5 +369,92 @@ func grpcStrings(l lang) grpcText {
 		BytesField:    "%s is a bytes field: ProtoJSON writes bytes as base64 text (\"aGVsbG8=\" is hello); type a JSON object or array there and the console sends its bytes, base64-encoded",
 		BytesNotB64:   "%s is a bytes field, and %s is not base64: ProtoJSON writes bytes as base64 (\"aGVsbG8=\" is hello); type a JSON object or array there and the console sends its bytes",
 		BytesAsBase64: "%s: base64 of",
+	}
+}
+
+// schemaText is what the form built from a JSON Schema says: a tool's
+// inputSchema over a tools/call, an elicitation's requestedSchema over
+// its answer (static/schemaform.js); and, in Rules, how the schema check
+// (schemacheck.go) words what the JSON Schema library found. %s stands
+// for a name or a value, %d for a count.
+type schemaText struct {
+	Arguments   string      `json:"arguments"`   // the form over a tools/call: "%s" is the tool
+	Answer      string      `json:"answer"`      // the form over an answer to elicitation/create
+	AnswerKey   string      `json:"answerKey"`   // the form over an input response: "%s" is its key
+	Required    string      `json:"required"`    // the tooltip of a required field's mark
+	Unset       string      `json:"unset"`       // a list's empty choice: the property is left out
+	AsJSON      string      `json:"asJSON"`      // under an array or object field
+	NotJSON     string      `json:"notJSON"`     // such a field that does not parse: "%s" is why
+	Unreadable  string      `json:"unreadable"`  // the frame is not JSON the form can read: "%s" is why
+	BadSchema   string      `json:"badSchema"`   // the schema does not compile: "%s" is why
+	Valid       string      `json:"valid"`       // the value passes the schema
+	CheckOff    string      `json:"checkOff"`    // the check refused: the page is not on this machine
+	CheckFailed string      `json:"checkFailed"` // the check could not run: "%s" is why
+	TooMany     string      `json:"tooMany"`     // "%d" properties, of which the form shows "%d"
+	Rules       schemaRules `json:"-"`
+}
+
+// schemaRules word the rules a value breaks, one per kind of finding of
+// the JSON Schema library; a kind not named here keeps the library's
+// own English.
+type schemaRules struct {
+	Required, NotKnown, Type, Enum, Const, Pattern, Format, MinLength, MaxLength string
+	Minimum, Maximum, ExclusiveMinimum, ExclusiveMaximum, MinItems, MaxItems     string
+	NoChoice, ManyChoices                                                        string
+	Types                                                                        map[string]string // the JSON types' names
+}
+
+func schemaStrings(l lang) schemaText {
+	if l == ru {
+		return schemaText{
+			Arguments:   "Аргументы %s — форма по его inputSchema",
+			Answer:      "Ответ на elicitation/create — форма по его requestedSchema",
+			AnswerKey:   "Ответ на запрос %s — форма по его requestedSchema",
+			Required:    "обязательное",
+			Unset:       "— не задано —",
+			AsJSON:      "в JSON",
+			NotJSON:     "не JSON: %s",
+			Unreadable:  "форма выключена: кадр — не JSON, который она может прочитать (%s). Отправляется кадр, а не форма.",
+			BadSchema:   "схема — не JSON Schema: %s",
+			Valid:       "✓ соответствует схеме",
+			CheckOff:    "схему проверяет плейграунд, и только для страницы на этой машине; здесь форма следит лишь за типами полей",
+			CheckFailed: "проверка схемы не удалась: %s",
+			TooMany:     "свойств в схеме: %d; форма показывает первые %d, остальные — в кадре",
+			Rules: schemaRules{
+				Required: "обязательное поле", NotKnown: "такого поля в схеме нет", Type: "ожидается %s, а пришло %s",
+				Enum: "допустимо одно из: %s", Const: "должно быть %s", Pattern: "должно соответствовать %s",
+				Format: "не в формате %s", MinLength: "не короче %d символов", MaxLength: "не длиннее %d символов",
+				Minimum: "не меньше %s", Maximum: "не больше %s", ExclusiveMinimum: "больше %s", ExclusiveMaximum: "меньше %s",
+				MinItems: "не меньше %d элементов", MaxItems: "не больше %d элементов",
+				NoChoice: "не подходит ни под один из вариантов", ManyChoices: "подходит сразу под несколько вариантов",
+				Types: map[string]string{"string": "строка", "number": "число", "integer": "целое число", "boolean": "true или false",
+					"object": "объект", "array": "массив", "null": "null"},
+			},
+		}
+	}
+	return schemaText{
+		Arguments:   "Arguments of %s, a form from its inputSchema",
+		Answer:      "Answer to elicitation/create, a form from its requestedSchema",
+		AnswerKey:   "Answer to input request %s, a form from its requestedSchema",
+		Required:    "required",
+		Unset:       "— not set —",
+		AsJSON:      "as JSON",
+		NotJSON:     "not JSON: %s",
+		Unreadable:  "the form is off: the frame is not JSON it can read (%s). The frame is what is sent, not the form.",
+		BadSchema:   "the schema is not valid JSON Schema: %s",
+		Valid:       "✓ valid against the schema",
+		CheckOff:    "the playground checks the schema, for a page on this machine only; here the form keeps to the fields' types",
+		CheckFailed: "the schema check failed: %s",
+		TooMany:     "the schema has %d properties; the form shows the first %d, the rest are in the frame",
+		Rules: schemaRules{
+			Required: "is required", NotKnown: "is not in the schema", Type: "must be %s, not %s",
+			Enum: "must be one of %s", Const: "must be %s", Pattern: "must match %s",
+			Format: "is not a valid %s", MinLength: "must be at least %d characters", MaxLength: "must be at most %d characters",
+			Minimum: "must be at least %s", Maximum: "must be at most %s", ExclusiveMinimum: "must be more than %s", ExclusiveMaximum: "must be less than %s",
+			MinItems: "must have at least %d items", MaxItems: "must have at most %d items",
+			NoChoice: "matches none of the choices", ManyChoices: "matches more than one of the choices",
+			Types: map[string]string{"string": "a string", "number": "a number", "integer": "an integer", "boolean": "true or false",
+				"object": "an object", "array": "an array", "null": "null"},
+		},
 	}
 }
