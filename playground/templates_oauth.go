@@ -59,7 +59,7 @@ func oauthTemplates() []frameTemplate {
 			Frame: httpRequest("GET", "/.well-known/oauth-authorization-server", nil, ""), Expect: `"code_challenge_methods_supported"`},
 		{Name: "4. POST /register (a public client)", Target: "oauth",
 			Frame: httpRequest("POST", "/register", []string{"Content-Type: application/json"},
-				`{"client_name":"by hand","redirect_uris":["`+oauthRedirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`),
+				`{"client_name":"by hand","application_type":"native","redirect_uris":["`+oauthRedirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`),
 			Expect: `"client_id"`},
 		{Name: "5. GET /authorize (the consent page)", Target: "oauth",
 			Frame: httpRequest("GET", "/authorize?"+oauthAuthorizeParams(), nil, ""), Expect: `name="csrf"`},
