@@ -11,6 +11,7 @@
 //	presenter.js   the classroom live: presenting, and following the presenter
 //	room.js        a classroom follower's bar: where it is, progress if shared
 //	console.js     a wire console (entry)
+//	schemaform.js  a form beside a console's frame, from a JSON Schema it has seen
 //	frames.js      a lesson's runnable frames and its part in a classroom (entry)
 //	fivewires.js   the five-wires page (entry), with verdict.js
 //	exercise.js    an exercise's Check (entry)
