@@ -25,16 +25,19 @@ const reflectTimeout = 5 * time.Second
 // printGRPC prints the calls of a recording of the gRPC relay. With
 // full, every frame of each connection, and each message field by field
 // and as JSON, as `wirelab client grpc --wire` prints a call it made.
-// Descriptors come by reflection from target (host:port), the tapped
-// server unless told otherwise; when it cannot answer, fields are shown
-// by number.
+// Descriptors come from the recording when the tap got them, else by
+// reflection from target (host:port), the tapped server unless told
+// otherwise; when it cannot answer, fields are shown by number.
 func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target string, creds credentials.TransportCredentials, full bool) {
 	calls := tapcheck.Connections(events, nil)
 	if len(calls) == 0 {
 		return
 	}
-	var files *protoregistry.Files
-	if full && target != "" {
+	// The descriptors the tap recorded, else the server's, by reflection.
+	files := tap.Descriptors(events)
+	if full && files != nil {
+		calls = tapcheck.Connections(events, files)
+	} else if full && target != "" {
 		var problems []string
 		files, problems = reflectAll(ctx, target, creds, calls)
 		for _, p := range problems {

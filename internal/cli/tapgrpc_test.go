@@ -256,6 +256,30 @@ func TestTapGRPC(t *testing.T) {
 					t.Errorf("tap check --wire: exit %d, want 0 and %q in:\n%s", code, s, out)
 				}
 			}
+
+			// The recording replays clean against the server it recorded,
+			// over TLS when the tap reached it over TLS.
+			code, out, _ = exe(t, "", append([]string{"replay", record, "--against", upstream}, tt.tap(certs)...)...)
+			if code != 0 || !strings.Contains(out, "replay: the answers agree with ") {
+				t.Errorf("replay against the recorded server: exit %d, want 0:\n%s", code, out)
+			}
+			if tt.server != nil {
+				return
+			}
+			// A server that refuses every call (it wants a token) differs,
+			// and the diff names each call.
+			refusing := startServer(t, "grpc", "server", "grpc", "--addr", "127.0.0.1:0", "--token", "another")
+			code, out, _ = exe(t, "", "replay", record, "--against", refusing)
+			for _, s := range []string{
+				"call /tools.v1.ToolServer/ExecuteTool (connection 1, stream 1): status differs",
+				"- grpc-status 0 OK",
+				"+ grpc-status 16 Unauthenticated",
+				"call /tools.v1.ToolServer/ExecuteToolStream (connection 1, stream 3): status differs",
+			} {
+				if code != 1 || !strings.Contains(out, s) {
+					t.Errorf("replay against a server that refuses: exit %d, want 1 and %q in:\n%s", code, s, out)
+				}
+			}
 		})
 	}
 }
