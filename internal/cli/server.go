@@ -104,7 +104,7 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	authURL := fs.String("auth", "", `with --http: accept OAuth access tokens issued by the authorization server at URL (its issuer), or "builtin" to start wirelab's own`)
 	authAddr := fs.String("auth-addr", "", "with --auth builtin: where the authorization server listens (default 127.0.0.1:0, a free port)")
 	resource := fs.String("resource", "", "with --auth: this server's URL, which tokens must name as their audience (default http://ADDR/mcp)")
-	fixtures := fs.String("fixtures", "", `add test fixtures: "conformance" adds what the official MCP conformance suite calls`)
+	fixtures := fs.String("fixtures", "", `add test fixtures: "conformance" adds what the official MCP conformance suite calls; "hostile" makes a server a host must not trust, for the lesson on MCP security (its tools replace the catalogue; it does no harm)`)
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "most items per page of tools/list, resources/list and prompts/list")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: most sessions open at once; when full, a new one ends the idle session unused longest")
 	sessionIdle := fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: how long a session with no request running and no GET stream open is kept")
@@ -117,8 +117,8 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 	if *maxSessions < 1 || *sessionIdle <= 0 {
 		return usageErrorf("--max-sessions must be at least 1 and --session-idle above 0")
 	}
-	if *fixtures != "" && *fixtures != "conformance" {
-		return usageErrorf(`--fixtures takes "conformance", not %q`, *fixtures)
+	if *fixtures != "" && *fixtures != "conformance" && *fixtures != "hostile" {
+		return usageErrorf(`--fixtures takes "conformance" or "hostile", not %q`, *fixtures)
 	}
 	ts, err := tools.ParseTokens(tokens)
 	if err != nil {
@@ -142,7 +142,8 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		return usageErrorf(`--auth takes the authorization server's issuer, an http(s) URL such as http://127.0.0.1:8023, or "builtin"; got %q`, *authURL)
 	}
 	s := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{
-		Version: implVersion(), Log: logger(env.Stderr), PageSize: *pageSize, Fixtures: *fixtures == "conformance",
+		Version: implVersion(), Log: logger(env.Stderr), PageSize: *pageSize,
+		Fixtures: *fixtures == "conformance", Hostile: *fixtures == "hostile",
 	})
 	if *addr == "" {
 		err := s.ServeStdio(ctx, env.Stdin, env.Stdout)

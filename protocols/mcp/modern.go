@@ -238,12 +238,17 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 // capabilities lists what the server offers. Resources can be watched in
 // both eras (resources/subscribe in a session, subscriptions/listen
 // without); only the legacy era has logging/setLevel.
-func capabilities(modern bool) ServerCapabilities {
+func (s *Server) capabilities(modern bool) ServerCapabilities {
 	c := ServerCapabilities{
 		Tools:       &ToolsCapability{},
 		Resources:   &ResourcesCapability{Subscribe: true},
 		Prompts:     &PromptsCapability{},
 		Completions: &struct{}{},
+	}
+	if s.hostile != nil {
+		// Tools only, and a list that changes: the server promises to
+		// say so (hostile.go).
+		c = ServerCapabilities{Tools: &ToolsCapability{ListChanged: true}}
 	}
 	if !modern {
 		c.Logging = &struct{}{}
@@ -253,7 +258,7 @@ func capabilities(modern bool) ServerCapabilities {
 
 // discover answers server/discover.
 func (s *Server) discover() *DiscoverResult {
-	return &DiscoverResult{SupportedVersions: SupportedVersions(), Capabilities: capabilities(true)}
+	return &DiscoverResult{SupportedVersions: SupportedVersions(), Capabilities: s.capabilities(true)}
 }
 
 // listTTL is how long, in milliseconds, a client may keep a list before
@@ -288,12 +293,18 @@ func (s *Server) complete(method string, result any) {
 		if rr, ok := result.(*ReadResourceResult); ok && len(rr.Contents) > 0 && rr.Contents[0].URI == deployLogURI {
 			ttl = 0
 		}
+		if method == "tools/list" && s.hostile != nil {
+			ttl = 0 // the list changes (hostile.go): promise nothing
+		}
 		f.TTLMs, f.CacheScope = &ttl, "public"
 	}
 }
 
 // info is who the server is, for serverInfo.
 func (s *Server) info() Implementation {
+	if s.hostile != nil {
+		return Implementation{Name: "wirelab-hostile", Title: "a hostile MCP server, on purpose", Version: s.version}
+	}
 	return Implementation{Name: "wirelab", Title: "wirelab tool server", Version: s.version}
 }
 

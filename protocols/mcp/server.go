@@ -34,6 +34,10 @@ type ServerOptions struct {
 	// conformance suite's server scenarios call (conformance.go). They are
 	// kept out of the teaching catalogue otherwise.
 	Fixtures bool
+	// Hostile makes the server one a host must not trust (hostile.go): its
+	// tools replace the catalogue, and it has no resources or prompts. For
+	// the lesson on MCP security; it does no harm.
+	Hostile bool
 }
 
 // Server serves a tool catalogue, plus resources and prompts, over MCP.
@@ -49,6 +53,8 @@ type Server struct {
 	resources  []resource
 	templates  []resourceTemplate
 	prompts    []prompt
+	// hostile is set when the server is the hostile one; nil otherwise.
+	hostile *hostile
 
 	// infoMeta is the _meta of every modern result: who answered.
 	infoMeta json.RawMessage
@@ -71,6 +77,9 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
 		sessions: make(map[*session]struct{}), listeners: make(map[*listener]struct{}), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey) // never fails (crypto/rand)
+	if opts.Hostile {
+		s.hostile = &hostile{}
+	}
 	if s.version == "" {
 		s.version = "dev"
 	}
@@ -81,8 +90,10 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
 	}
-	s.resources, s.templates = s.courseResources()
-	s.prompts = coursePrompts()
+	if s.hostile == nil {
+		s.resources, s.templates = s.courseResources()
+		s.prompts = coursePrompts()
+	}
 	if opts.Fixtures {
 		addFixtures(s)
 	}
@@ -301,11 +312,15 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 		v = LegacyVersion
 	}
 	ss.initialized, ss.version, ss.client = true, v, p.Capabilities
-	return &InitializeResult{
+	r := &InitializeResult{
 		ProtocolVersion: v,
-		Capabilities:    capabilities(false),
+		Capabilities:    ss.srv.capabilities(false),
 		ServerInfo:      ss.srv.info(),
-	}, nil
+	}
+	if ss.srv.hostile != nil {
+		r.Instructions = hostileInstructions
+	}
+	return r, nil
 }
 
 // decodeParams reads a request's params into p, or explains what is wrong

@@ -20,8 +20,10 @@ import (
 //
 // It replaces a 2025-11-25 session's resources/subscribe and its GET
 // stream. The client ends it by closing the stream (HTTP) or with
-// notifications/cancelled (stdio). This server's lists never change, so
-// of the four kinds of notification it honors one: resourceSubscriptions.
+// notifications/cancelled (stdio). The teaching server's lists never
+// change, so of the four kinds of notification it honors one:
+// resourceSubscriptions. The hostile server (hostile.go) has no
+// resources, and one list that changes: it honors toolsListChanged.
 
 // MetaSubscriptionID tags every message of a subscriptions/listen stream.
 const MetaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
@@ -42,9 +44,10 @@ type ListenResult struct {
 
 // listener is one open listen stream.
 type listener struct {
-	id   jsonrpc.ID
-	uris []string        // the resources it hears about
-	send func(any) error // writes to its stream
+	id    jsonrpc.ID
+	uris  []string        // the resources it hears about
+	tools bool            // it hears notifications/tools/list_changed (hostile.go)
+	send  func(any) error // writes to its stream
 }
 
 // tag is the _meta that every message of the stream carries.
@@ -74,12 +77,15 @@ func (ss *session) listen(ctx context.Context, x *exchange, raw json.RawMessage)
 			l.uris = append(l.uris, uri)
 		}
 	}
+	// Only a server whose tool list changes, the hostile one, has
+	// tools/list_changed to tell.
+	l.tools = p.Notifications.ToolsListChanged && ss.srv.hostile != nil
 	// The acknowledgment names what will come: only what was asked for
 	// and this server can tell.
 	x.notify("notifications/subscriptions/acknowledged", struct {
 		Meta          json.RawMessage    `json:"_meta"`
 		Notifications SubscriptionFilter `json:"notifications"`
-	}{l.tag(), SubscriptionFilter{ResourceSubscriptions: l.uris}})
+	}{l.tag(), SubscriptionFilter{ToolsListChanged: l.tools, ResourceSubscriptions: l.uris}})
 
 	ss.srv.mu.Lock()
 	ss.srv.listeners[l] = struct{}{}

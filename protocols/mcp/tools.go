@@ -22,6 +22,14 @@ type extraTool struct {
 
 func (ss *session) listTools(raw json.RawMessage) (*ListToolsResult, error) {
 	var all []Tool
+	if h := ss.srv.hostile; h != nil {
+		all = h.tools()
+		list, next, err := listPage("tools/list", raw, all, ss.srv.pageSize)
+		if err != nil {
+			return nil, err
+		}
+		return &ListToolsResult{Tools: list, NextCursor: next}, nil
+	}
 	for _, d := range ss.srv.cat.List() {
 		all = append(all, Tool{
 			Name: d.Name, Description: d.Description,
@@ -48,6 +56,9 @@ func (ss *session) callTool(ctx context.Context, x *exchange, raw json.RawMessag
 	}
 	if p.Meta != nil {
 		x.progressToken = p.Meta.ProgressToken
+	}
+	if h := ss.srv.hostile; h != nil {
+		return h.call(x, p)
 	}
 	for _, t := range ss.srv.extraTools {
 		if t.Name == p.Name {

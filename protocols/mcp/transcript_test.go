@@ -33,7 +33,9 @@ func TestTranscripts(t *testing.T) {
 			steps := parseSteps(t, f.Section(t, "wire"))
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()
-			srv := NewServer(tools.New(&tools.Options{DeployStep: time.Millisecond}), &ServerOptions{Version: "test"})
+			// hostile*.txtar are the hostile server's (hostile.go).
+			srv := NewServer(tools.New(&tools.Options{DeployStep: time.Millisecond}),
+				&ServerOptions{Version: "test", Hostile: strings.HasPrefix(f.Name, "hostile")})
 			done := make(chan error, 1)
 			// The server ends when inW is closed below.
 			go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()

@@ -63,11 +63,26 @@ type PromptsCapability struct {
 
 // Tool describes one tool to a client (and, through it, to a model).
 type Tool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Name         string           `json:"name"`
+	Title        string           `json:"title,omitempty"`
+	Description  string           `json:"description,omitempty"`
+	InputSchema  json.RawMessage  `json:"inputSchema"`
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+}
+
+// ToolAnnotations are hints about what a tool does, for the host to show
+// and to decide what needs the user's confirmation. They are the
+// server's word only: "clients MUST consider tool annotations to be
+// untrusted unless they come from trusted servers" (2026-07-28, Tools).
+// A nil hint means the spec's default: readOnlyHint false,
+// destructiveHint true, idempotentHint false, openWorldHint true.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
 // ListParams asks for a page of a list (tools, resources, templates or
