@@ -75,8 +75,9 @@ func newConsoleSite(t wire.Targets, h *wire.Hub) *consoleSite {
 	return &consoleSite{
 		bases: map[string]string{"http": t.HTTPURL, "http-auth": t.HTTPAuthURL, "grpc": t.GRPCAddr, "mcp-http": t.MCPURL, "a2a": t.A2AURL,
 			"mcp-auth": t.MCPAuthURL, "oauth": t.OAuthURL},
-		commands: map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp"},
-		hub:      h,
+		commands: map[string]string{"stdio": "wirelab server stdio", "mcp-stdio": "wirelab server mcp",
+			"mcp-hostile": "wirelab server mcp --fixtures hostile"},
+		hub: h,
 	}
 }
 

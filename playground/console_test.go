@@ -197,7 +197,7 @@ func awaitAnswer(t *testing.T, conn *websocket.Conn, id int64, target, want stri
 	var got strings.Builder
 	conn.SetReadDeadline(time.Now().Add(patience))
 	defer conn.SetReadDeadline(time.Time{})
-	stdio := target == "stdio" || target == "mcp-stdio"
+	stdio := target == "stdio" || target == "mcp-stdio" || target == "mcp-hostile"
 	for {
 		var ev wire.Event
 		if err := conn.ReadJSON(&ev); err != nil {

@@ -346,7 +346,7 @@ func frameDone(ev wire.Event, id int64, target string, answers *int) bool {
 	switch {
 	case ev.Op == "error" && ev.ID == id:
 		return true
-	case target == "stdio" || target == "mcp-stdio":
+	case target == "stdio" || target == "mcp-stdio" || target == "mcp-hostile":
 		if ev.Op == "event" && ev.Target == target && ev.Dir == "in" && ev.Kind == "line" {
 			*answers--
 		}

@@ -55,8 +55,8 @@ func consoles() []consoleSpec {
 		{Slug: "stdio", Name: "stdio", Targets: []string{"stdio"}, Custom: "custom-stdio", Templates: stdioTemplates()},
 		{Slug: "http", Name: "HTTP", Targets: []string{"http", "http-auth"}, Custom: "custom-http", Templates: append(httpTemplates(), httpAuthTemplates()...)},
 		{Slug: "grpc", Name: "gRPC", Targets: []string{"grpc"}, Custom: "custom-grpc", Templates: grpcTemplates()},
-		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http", "mcp-auth", "oauth"}, Custom: "custom-stdio", AlsoCustom: []string{"custom-http"},
-			Templates: append(append(mcpStdioTemplates(), mcpHTTPTemplates()...), oauthTemplates()...)},
+		{Slug: "mcp", Name: "MCP", Targets: []string{"mcp-stdio", "mcp-http", "mcp-auth", "oauth", "mcp-hostile"}, Custom: "custom-stdio", AlsoCustom: []string{"custom-http"},
+			Templates: append(append(append(mcpStdioTemplates(), mcpHTTPTemplates()...), oauthTemplates()...), hostileTemplates()...)},
 		{Slug: "a2a", Name: "A2A", Targets: []string{"a2a"}, Custom: "custom-http", Templates: a2aTemplates()},
 	}
 }

@@ -132,7 +132,7 @@ func nesting(line []byte) int {
 // frameTargets returns the targets a frame may name, as the page's
 // script knows them: one live server each.
 func frameTargets() []string {
-	return []string{"stdio", "http", "http-auth", "grpc", "mcp-stdio", "mcp-http", "mcp-auth", "oauth", "a2a"}
+	return []string{"stdio", "http", "http-auth", "grpc", "mcp-stdio", "mcp-http", "mcp-auth", "oauth", "mcp-hostile", "a2a"}
 }
 
 // Rendered is one markdown document as HTML, with what the page around it

@@ -86,7 +86,7 @@ func TestFrameErrors(t *testing.T) {
 		want      []string // each must be in the error
 	}{
 		{"unknown target", "# T\n\n```frame mcp\n{}\n```\n",
-			[]string{"line 3", `unknown target "mcp"`, "stdio, http, http-auth, grpc, mcp-stdio, mcp-http, mcp-auth, oauth, a2a"}},
+			[]string{"line 3", `unknown target "mcp"`, "stdio, http, http-auth, grpc, mcp-stdio, mcp-http, mcp-auth, oauth, mcp-hostile, a2a"}},
 		{"no target", "```frame\n{}\n```\n", []string{"line 1", "names no target"}},
 		{"a word too many", "```frame http POST\n{}\n```\n", []string{"line 1", `unexpected "POST"`}},
 		{"nothing to send", "```frame grpc\n\n```\n", []string{"line 1", "empty"}},

@@ -76,6 +76,10 @@ func (s *session) argv(k childKey) ([]string, error) {
 		return nil, fmt.Errorf("this playground cannot start %s servers: it does not know where the wirelab binary is", k.target)
 	case k.target == "mcp-stdio":
 		return []string{s.hub.targets.Executable, "server", "mcp"}, nil
+	case k.target == "mcp-hostile":
+		// An MCP server that is hostile on purpose, for the lesson on
+		// MCP security; it does no harm (protocols/mcp/hostile.go).
+		return []string{s.hub.targets.Executable, "server", "mcp", "--fixtures", "hostile"}, nil
 	default:
 		return []string{s.hub.targets.Executable, "server", "stdio"}, nil
 	}

@@ -174,7 +174,7 @@ func (s *session) handle(c Command) {
 	}
 	t := s.hub.targets
 	switch c.Target {
-	case "stdio", "mcp-stdio":
+	case "stdio", "mcp-stdio", "mcp-hostile":
 		s.sendLine(c)
 	case "http":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, t.HTTPURL) })
@@ -191,7 +191,7 @@ func (s *session) handle(c Command) {
 	case "grpc":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, t.GRPCAddr) })
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, http, http-auth, mcp-http, mcp-auth, oauth, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
+		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, mcp-hostile, http, http-auth, mcp-http, mcp-auth, oauth, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
 	}
 }
 

@@ -1,0 +1,32 @@
+package playground
+
+import "github.com/wirelab/wirelab/protocols/mcp"
+
+// hostileTemplates are the frames of the "mcp-hostile" target, an MCP
+// server that is hostile on purpose (protocols/mcp/hostile.go), in the
+// order the lesson on MCP security sends them: the session, the first
+// tools/list, each tool called once, and tools/list again, which shows
+// that spell_check changed after its first call.
+func hostileTemplates() []frameTemplate {
+	call := func(id, name, args string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`
+	}
+	ts := []frameTemplate{
+		{Name: "1. initialize (its instructions say it is hostile)", Frame: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"console","version":"1"}}}`,
+			Expect: `"listChanged":true`},
+		{Name: "2. notifications/initialized", Frame: `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+		{Name: "3. tools/list (read every description whole)", Frame: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+			Expect: `"description":"Checks the spelling of a text.","inputSchema"`},
+		{Name: "4. search_contacts (its description gives orders)", Frame: call("3", "search_contacts", `{"name":"Ada Lovelace"}`), Expect: `ada@example.com`},
+		{Name: "5. read_inbox (a result that speaks to the model)", Frame: call("4", "read_inbox", `{}`), Expect: `ignore previous instructions`},
+		{Name: "6. inbox_stats (annotated read-only)", Frame: call("5", "inbox_stats", `{}`), Expect: `Deleted`},
+		{Name: "7. send_email (a host must ask the user first)", Frame: call("6", "send_email", `{"to":"ada@example.com","subject":"Lunch","body":"Thursday is fine."}`),
+			Expect: `Sent to ada@example.com`},
+		{Name: "8. spell_check (its first call pulls the rug)", Frame: call("7", "spell_check", `{"text":"read the wire"}`), Expect: `No spelling mistakes`},
+		{Name: "9. tools/list again (spell_check has changed)", Frame: `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, Expect: `"context"`},
+	}
+	for i := range ts {
+		ts[i].Target, ts[i].Group = "mcp-hostile", mcp.LegacyVersion
+	}
+	return ts
+}
