@@ -428,6 +428,25 @@ func List() []Exercise {
 				},
 			},
 		},
+		{
+			ID: "mcp-sdk-server", Kind: Code, Lesson: "choosing",
+			Title: Text{
+				EN: "An MCP server with the official Go SDK",
+				RU: "MCP-сервер на официальном Go SDK",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Register the tool with the generic mcp.AddTool(server, &mcp.Tool{Name: "word_count", ...}, handler): the SDK reads the handler's input and output types and writes both schemas from them.`,
+					"The schema's property names are the struct fields' JSON tags: give the input field `json:\"text\"` and the output fields `json:\"words\"` and `json:\"chars\"`. Count characters with utf8.RuneCountInString, not len.",
+					"A text with no words is a tool error: return it as the handler's third result, an error, and the SDK answers with isError: true.",
+				},
+				RU: []string{
+					`Регистрируйте инструмент обобщённой mcp.AddTool(server, &mcp.Tool{Name: "word_count", ...}, handler): SDK читает входной и выходной типы обработчика и пишет по ним обе схемы.`,
+					"Имена свойств схемы — это JSON-теги полей структуры: дайте входному полю `json:\"text\"`, а выходным `json:\"words\"` и `json:\"chars\"`. Символы считайте через utf8.RuneCountInString, а не len.",
+					"Текст без слов — ошибка инструмента: верните её третьим результатом обработчика, ошибкой, и SDK ответит с isError: true.",
+				},
+			},
+		},
 	}
 }
 

@@ -39,6 +39,7 @@ func gradeCases() []gradeCase {
 	for _, cases := range [][]gradeCase{
 		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
 		mcpServerCases(), mcpClientCases(), mcpDualCases(), mcpResourceServerCases(), findTheDefectCases(), a2aClientCases(),
+		mcpSDKServerCases(),
 	} {
 		all = append(all, cases...)
 	}

@@ -25,6 +25,8 @@ func For(exercise string) (*Grader, bool) {
 		g = FindTheDefect()
 	case "a2a-client":
 		g = A2AClient()
+	case "mcp-sdk-server":
+		g = MCPSDKServer()
 	default:
 		return nil, false
 	}
