@@ -30,3 +30,16 @@ func hostileTemplates() []frameTemplate {
 	}
 	return ts
 }
+
+// targetLabel is how the console's list of targets names one: by its
+// name, and the hostile server also by what it is, so that nobody
+// mistakes it for the reference server.
+func targetLabel(target string, l lang) string {
+	if target != "mcp-hostile" {
+		return target
+	}
+	if l == ru {
+		return "mcp-hostile (враждебный нарочно)"
+	}
+	return "mcp-hostile (hostile on purpose)"
+}
