@@ -72,6 +72,10 @@ type consoleText struct {
 	// (static/schemaform.js), and the schema check's messages
 	// (schemacheck.go).
 	Schema schemaText `json:"schema"`
+	// Own is what the MCP and A2A consoles say of the learner's own
+	// server, and the connection doctor's diagnoses (static/custom.js,
+	// static/doctor.js).
+	Own ownText `json:"own"`
 }
 
 // followText is every string of the classroom's parts of a page, on the
@@ -230,6 +234,7 @@ func consoleStrings(l lang) consoleText {
 				"session": {Tag: "2025-11-25, сессия", Title: "часть сессии 2025-11-25, которую открыл initialize"},
 			},
 			Schema: schemaStrings(l),
+			Own:    ownStrings(l),
 		}
 	}
 	return consoleText{
@@ -294,6 +299,7 @@ func consoleStrings(l lang) consoleText {
 			"session": {Tag: "2025-11-25 session", Title: "part of the 2025-11-25 session that initialize opened"},
 		},
 		Schema: schemaStrings(l),
+		Own:    ownStrings(l),
 	}
 }
 
@@ -455,6 +461,125 @@ func schemaStrings(l lang) schemaText {
 			NoChoice: "matches none of the choices", ManyChoices: "matches more than one of the choices",
 			Types: map[string]string{"string": "a string", "number": "a number", "integer": "an integer", "boolean": "true or false",
 				"object": "an object", "array": "an array", "null": "null"},
+		},
+	}
+}
+
+// ownText is what the MCP and A2A consoles say of the learner's own
+// server (static/custom.js): where it is, the headers sent to it, what it
+// declares; and, in Doctor, what the connection doctor
+// (static/doctor.js) says beside an exchange with it that failed. %s
+// stands for a host, a path, a method or a revision, %d for a count.
+type ownText struct {
+	ToStdio     string `json:"toStdio"`     // the placeholder of "to" for custom-stdio
+	ToMCP       string `json:"toMCP"`       // ... for custom-http on the MCP console
+	ToA2A       string `json:"toA2A"`       // ... for custom-http on the A2A console: the card's URL
+	Headers     string `json:"headers"`     // the label of the headers box
+	HeadersHelp string `json:"headersHelp"` // its placeholder
+	List        string `json:"list"`        // the button that asks an MCP server what it declares
+	ReadCard    string `json:"readCard"`    // the button that reads an A2A agent's card
+	Declared    string `json:"declared"`    // the template group of what the server declares: "%s" is its revision
+	Answered    string `json:"answered"`    // "your server answered revision %s"
+	Counts      string `json:"counts"`      // "%d tools, %d resources, %d prompts"
+	Card        string `json:"card"`        // "the card of %s: endpoint %s, A2A %s, %d skills"
+	NoEndpoint  string `json:"noEndpoint"`  // a card without an endpoint the console can use
+	Failed      string `json:"failed"`      // the doctor's mark: "%s failed"
+	// Doctor is each diagnosis: the step that failed and what to change,
+	// by the name static/doctor.js gives it.
+	Doctor map[string]doctorAdvice `json:"doctor"`
+}
+
+// doctorAdvice is one diagnosis of the connection doctor.
+type doctorAdvice struct {
+	Step   string `json:"step"`   // the step that failed, such as "connecting to %s"
+	Change string `json:"change"` // what to change
+}
+
+func ownStrings(l lang) ownText {
+	if l == ru {
+		return ownText{
+			ToStdio:     "команда, которая запускает ваш сервер, например node build/index.js",
+			ToMCP:       "URL вашей точки MCP: http://127.0.0.1:3001/mcp или https://…; для своего CA добавьте -cacert ФАЙЛ",
+			ToA2A:       "URL карточки вашего агента: http://127.0.0.1:9999/.well-known/agent-card.json",
+			Headers:     "Заголовки для каждого запроса",
+			HeadersHelp: "по одному в строке, например Authorization: Bearer …; хранятся только в этой вкладке, добавляются к запросу, где их нет; токены в журнале сокращены",
+			List:        "Спросить, что объявляет сервер",
+			ReadCard:    "Прочитать карточку",
+			Declared:    "объявлено вашим сервером (%s)",
+			Answered:    "ваш сервер ответил ревизией %s",
+			Counts:      "инструментов: %d, ресурсов: %d, промптов: %d",
+			Card:        "карточка %s: точка %s, A2A %s, навыков: %d",
+			NoEndpoint:  "в карточке нет URL точки JSON-RPC (supportedInterfaces[].url или url)",
+			Failed:      "не удалось: %s",
+			Doctor: map[string]doctorAdvice{
+				"refused":        {"соединение с %s", "там никто не слушает: запустите сервер или исправьте хост и порт в URL"},
+				"dns":            {"поиск адреса %s", "такое имя не находится: проверьте хост в URL"},
+				"timeout":        {"ожидание ответа от %s", "ответа нет: сервер завис, или его закрывает файрвол"},
+				"tlsUnknown":     {"рукопожатие TLS с %s", "сертификат подписан центром, которому здесь не доверяют: назовите его после URL: -cacert /путь/ca.pem"},
+				"tlsName":        {"рукопожатие TLS с %s", "сертификат выдан на другое имя: возьмите в URL одно из его имён"},
+				"tlsPlain":       {"рукопожатие TLS с %s", "сервер говорит обычным HTTP: напишите в URL http://"},
+				"plainToTLS":     {"чтение ответа %s", "сервер говорит TLS: напишите в URL https://"},
+				"notFound":       {"%s", "по пути %s у сервера нет точки: укажите в URL путь точки (у серверов MCP это часто /mcp)"},
+				"sessionGone":    {"сессия (Mcp-Session-Id)", "404 на запрос с Mcp-Session-Id: сервер не знает этой сессии (она закончилась, или сервер перезапущен); отправьте initialize заново"},
+				"method":         {"%s", "точка не принимает %s: сообщения MCP идут методом POST; GET — только для собственного потока сервера, которого может и не быть (405)"},
+				"contentType":    {"%s", "415: сервер не принял Content-Type: сообщение MCP или A2A отправляют с Content-Type: application/json"},
+				"accept":         {"%s", "406: POST в MCP несёт Accept: application/json, text/event-stream (оба типа)"},
+				"noSession":      {"сессия (Mcp-Session-Id)", "400 без Mcp-Session-Id: серверу ревизии 2025 сначала нужен initialize, а затем выданный им Mcp-Session-Id в каждом запросе"},
+				"version":        {"версия протокола", "сервер отверг MCP-Protocol-Version %s: отправьте ревизию, которой ответил initialize (%s)"},
+				"legacy":         {"ревизия 2026-07-28", "сервер не говорит на 2026-07-28 (сервер прежней ревизии): начните с initialize, шаблоны группы 2025-11-25"},
+				"discoverLegacy": {"server/discover", "сервер не знает server/discover: он прежней ревизии; начните с initialize"},
+				"unsupported":    {"версия протокола", "сервер не поддерживает ревизию запроса; он поддерживает: %s"},
+				"auth":           {"авторизация", "401 без resource_metadata: сервер хочет токен, но не говорит, где его взять (сервер MCP присылает WWW-Authenticate: Bearer resource_metadata=\"…\"); впишите токен, которого ждёт ваш сервер, в «Заголовки», например Authorization: Bearer …"},
+				"authMeta":       {"авторизация", "401: сервер называет свои метаданные авторизации (%s): получите токен по OAuth (урок 11) и впишите его в «Заголовки» как Authorization: Bearer …"},
+				"forbidden":      {"%s", "403: сервер отказал (Origin не разрешён, или у токена нет нужной области): прочитайте WWW-Authenticate и тело ответа"},
+				"noise":          {"чтение stdout", "сервер написал в stdout строку не JSON: в stdio stdout несёт только сообщения MCP, по одному в строке; журнал пишите в stderr"},
+				"exitEarly":      {"запуск %s", "сервер завершился, не ответив: прочитайте его stderr (в строке и в панели stderr); проверьте команду: путь к программе, интерпретатор (node server.js, python3 server.py), аргументы"},
+				"notStarted":     {"запуск %s", "программа не найдена или не запускается: дайте полный путь к ней или интерпретатор перед скриптом"},
+				"cardMissing":    {"%s", "по этому URL нет карточки агента: агенты A2A публикуют её в /.well-known/agent-card.json (до 0.3 — /.well-known/agent.json)"},
+				"a2aNotFound":    {"%s", "у агента нет точки по пути %s: возьмите URL, который называет его карточка (прочитайте карточку)"},
+			},
+		}
+	}
+	return ownText{
+		ToStdio:     "the command that starts your server, such as node build/index.js",
+		ToMCP:       "your MCP endpoint's URL: http://127.0.0.1:3001/mcp or https://…; for your own CA add -cacert FILE",
+		ToA2A:       "your agent's card URL: http://127.0.0.1:9999/.well-known/agent-card.json",
+		Headers:     "Headers for every request",
+		HeadersHelp: "one a line, such as Authorization: Bearer …; kept for this tab only, added to each request that lacks them; tokens are cut short in the views",
+		List:        "Ask what it declares",
+		ReadCard:    "Read the card",
+		Declared:    "your server declares (%s)",
+		Answered:    "your server answered revision %s",
+		Counts:      "%d tools, %d resources, %d prompts",
+		Card:        "the card of %s: endpoint %s, A2A %s, %d skills",
+		NoEndpoint:  "the card names no JSON-RPC endpoint (supportedInterfaces[].url or url)",
+		Failed:      "%s failed",
+		Doctor: map[string]doctorAdvice{
+			"refused":        {"connecting to %s", "nothing listens there: start your server, or fix the host and port in the URL"},
+			"dns":            {"looking up %s", "the name does not resolve: check the host in the URL"},
+			"timeout":        {"waiting for %s", "no answer in time: the server is stuck, or a firewall drops the connection"},
+			"tlsUnknown":     {"the TLS handshake with %s", "its certificate is signed by an authority not trusted here: name the CA after the URL: -cacert /path/ca.pem"},
+			"tlsName":        {"the TLS handshake with %s", "its certificate is for another name: use one of its names in the URL"},
+			"tlsPlain":       {"the TLS handshake with %s", "the server speaks plain HTTP: use http:// in the URL"},
+			"plainToTLS":     {"reading the answer of %s", "the server speaks TLS: use https:// in the URL"},
+			"notFound":       {"%s", "the server has no endpoint at %s: put the endpoint's path in the URL (MCP servers often use /mcp)"},
+			"sessionGone":    {"the session (Mcp-Session-Id)", "404 to a request with Mcp-Session-Id: the server does not know this session (it ended, or the server restarted); send initialize again"},
+			"method":         {"%s", "the endpoint does not take %s: MCP messages go by POST; GET is only for the server's own stream, which a server may not offer (405)"},
+			"contentType":    {"%s", "415: the server refused the Content-Type: MCP and A2A messages go with Content-Type: application/json"},
+			"accept":         {"%s", "406: an MCP POST says Accept: application/json, text/event-stream (both)"},
+			"noSession":      {"the session (Mcp-Session-Id)", "400 without Mcp-Session-Id: a 2025 server wants initialize first, then the Mcp-Session-Id it gives on every request"},
+			"version":        {"the protocol version", "your server refused MCP-Protocol-Version %s: send the revision initialize answered (%s)"},
+			"legacy":         {"revision 2026-07-28", "your server does not speak 2026-07-28 (a server of an earlier revision): open with initialize, from the 2025-11-25 templates"},
+			"discoverLegacy": {"server/discover", "your server does not know server/discover: it speaks an earlier revision; open with initialize"},
+			"unsupported":    {"the protocol version", "your server does not support the request's revision; it supports: %s"},
+			"auth":           {"authorization", "401 without resource_metadata: the server wants a token but does not say where to get one (an MCP server sends WWW-Authenticate: Bearer resource_metadata=\"…\"); put the token your server expects in Headers, such as Authorization: Bearer …"},
+			"authMeta":       {"authorization", "401: the server names its authorization metadata (%s): get a token by the OAuth flow (lesson 11), then put it in Headers as Authorization: Bearer …"},
+			"forbidden":      {"%s", "403: the server refused (an Origin it does not allow, or a token without the scope): read WWW-Authenticate and the body"},
+			"noise":          {"reading stdout", "your server wrote a line that is not JSON to stdout: on stdio, stdout carries only MCP messages, one a line; write logs to stderr"},
+			"exitEarly":      {"starting %s", "your server exited before answering: read its stderr (in the row and in the stderr pane); check the command: the program's path, the interpreter (node server.js, python3 server.py), its arguments"},
+			"notStarted":     {"starting %s", "the program was not found or would not start: give its full path, or the interpreter before the script"},
+			"cardMissing":    {"%s", "no agent card at this URL: A2A agents publish it at /.well-known/agent-card.json (before 0.3: /.well-known/agent.json)"},
+			"a2aNotFound":    {"%s", "the agent has no endpoint at %s: use the URL its card names (read the card)"},
 		},
 	}
 }

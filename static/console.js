@@ -31,6 +31,7 @@ import * as sequence from "./sequence.js";
 import { Presenter, Following, followURL, goesWith } from "./presenter.js";
 import { Room } from "./room.js";
 import { GRPCPanel, grpcurlTarget } from "./grpccompose.js";
+import { OwnServer } from "./custom.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
 const T = data.text; // the page's strings, in its language
@@ -67,6 +68,10 @@ const grpcPanel = data.slug === "grpc" ? new GRPCPanel({ text: T.grpc, to: el.to
   checkFrame();
   save();
 } }) : null;
+// The MCP and A2A consoles' knowledge of the learner's own server: what
+// it declares, the headers sent to it, and the connection doctor.
+const own = (data.slug === "mcp" || data.slug === "a2a") && !watching ? new OwnServer({ slug: data.slug, text: T.own, to: el.to, row: el.toRow,
+  target: currentTarget, rows: () => transcript.rows, send: (frame) => sendFrame(frame), changed: () => listTemplates() }) : null;
 
 // ---- targets and templates
 
@@ -90,7 +95,7 @@ function templateTarget() {
 function hostOf(target) {
   if (target.startsWith("custom-")) {
     try {
-      return new URL(el.to.value).host;
+      return new URL(el.to.value.trim().split(/\s+/)[0]).host; // the URL, without -cacert FILE after it
     } catch (e) {
       return el.to.value;
     }
@@ -104,7 +109,7 @@ function hostOf(target) {
 }
 
 function fill(frame) {
-  return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())));
+  return known.fill(frame.replaceAll("{{host}}", hostOf(currentTarget())), currentTarget(), isCustom() ? el.to.value : "");
 }
 
 // listTemplates offers the templates of the current target, those of a
@@ -129,6 +134,7 @@ function listTemplates() {
     list.append(new Option(tpl.name, String(i)));
   });
   if (grpcPanel) grpcPanel.addTemplates(el.template);
+  if (own) own.addTemplates(el.template);
   el.groups.replaceChildren();
   for (const key of groups.keys()) {
     const g = T.groups[key];
@@ -147,6 +153,7 @@ function listTemplates() {
   el.restart.hidden = watching || !/stdio|grpc/.test(currentTarget());
   el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
   el.stderrPane.hidden = !/stdio/.test(currentTarget());
+  if (own) own.shown();
 }
 
 el.target.addEventListener("change", () => {
@@ -160,8 +167,9 @@ el.to.addEventListener("change", () => {
 });
 el.template.addEventListener("change", () => {
   if (el.template.value === "") return;
-  const declared = grpcPanel && grpcPanel.templateFrame(el.template.value);
-  el.composer.value = fill(declared || data.templates[Number(el.template.value)].frame);
+  const declared = (grpcPanel && grpcPanel.templateFrame(el.template.value)) || (own && own.templateFrame(el.template.value));
+  const frame = declared || data.templates[Number(el.template.value)].frame;
+  el.composer.value = fill(own ? own.adapt(frame) : frame);
   el.template.value = "";
   checkFrame();
   save();
@@ -225,7 +233,8 @@ function jsonError(text) {
 }
 
 function checkFrame() {
-  const p = problem(el.composer.value);
+  // A placeholder typed by hand is filled as a template's is, when sent.
+  const p = problem(fill(el.composer.value));
   sendAnyway = false;
   el.check.textContent = p ? "⚠ " + p : T.looksRight;
   el.check.className = p ? "check bad" : "check ok";
@@ -244,6 +253,9 @@ el.composer.addEventListener("input", () => {
 
 function send() {
   if (watching) return;
+  // What is known goes into the placeholders, in the composer too, so
+  // that it shows the frame that went.
+  if (fill(el.composer.value) !== el.composer.value) el.composer.value = fill(el.composer.value);
   const frame = el.composer.value;
   const armed = sendAnyway; // checkFrame disarms it
   const p = checkFrame();
@@ -257,9 +269,27 @@ function send() {
   // A JSON object in a bytes field goes as the base64 of its bytes.
   const msg = { op: "send", target: currentTarget(), frame: grpcPanel ? grpcPanel.encode(frame) : frame };
   if (isCustom()) msg.to = el.to.value.trim();
-  wire.send(msg);
+  sendMessage(msg);
   sendAnyway = false;
   el.send.textContent = T.send;
+}
+
+// sendMessage sends one message to the playground: to the learner's own
+// server with the headers typed for it (custom.js).
+const sentTo = new Map(); // a message's id -> its target and "to", for a refusal's row
+function sendMessage(msg) {
+  if (own) own.prepare(msg);
+  const id = wire.send(msg);
+  sentTo.set(id, { target: msg.target, to: msg.to || "" });
+}
+
+// sendFrame sends a frame the page wrote itself (custom.js asks a server
+// what it declares) to the current target, placeholders filled.
+function sendFrame(frame) {
+  if (watching) return;
+  const msg = { op: "send", target: currentTarget(), frame: fill(frame) };
+  if (isCustom()) msg.to = el.to.value.trim();
+  sendMessage(msg);
 }
 el.send.addEventListener("click", send);
 el.composer.addEventListener("keydown", (e) => {
@@ -303,6 +333,8 @@ function heard(msg) {
   }
   known.learn(msg);
   transcript.event(msg);
+  // What was just learned may fill a placeholder the composer holds.
+  if (!watching && el.composer.value.includes("{{")) checkFrame();
 }
 
 // refused says why the playground did not take the socket, as far as
@@ -383,6 +415,9 @@ function rowElement(r) {
     });
     tr.querySelector(".summary").append(" ", b);
   }
+  // An exchange with the learner's own server that failed says which
+  // step failed and what to change (custom.js, doctor.js).
+  if (own) own.mark(tr, r, sentTo.get(r.ex));
   tr.addEventListener("click", () => {
     // A follower who picks a row reads at their own pace from now on.
     if (following) following.pause();

@@ -110,6 +110,10 @@ const oauthLearned = [
 export class WireKnown {
   constructor() {
     this.session = "";
+    // The session of each server, by where (its target, and a custom
+    // target's "to"): the learner's own server fills {{session}} with
+    // its own id, never with another server's.
+    this.sessions = new Map();
     this.requestState = "";
     this.task = "";
     this.oauth = {}; // placeholder name -> value, for the OAuth flow's five
@@ -119,7 +123,10 @@ export class WireKnown {
   learn(msg) {
     if (msg.kind === "http-head") {
       const m = /^mcp-session-id:\s*(\S+)/im.exec(msg.text);
-      if (m) this.session = m[1];
+      if (m) {
+        this.session = m[1];
+        this.sessions.set(where(msg.target, msg.to), m[1]);
+      }
       const code = msg.dir === "in" && /^location:\s*\S*[?&]code=([^&\s]+)/im.exec(msg.text);
       if (code) this.oauth["{{code}}"] = decodeURIComponent(code[1]);
     }
@@ -139,10 +146,18 @@ export class WireKnown {
   }
 
   // fill puts what is known in a frame's placeholders; one not known yet
-  // stays as it is, for the page to point out.
-  fill(frame) {
+  // stays as it is, for the page to point out. With target (and a custom
+  // target's to), {{session}} is that server's session: for the
+  // learner's own server only its own; for wirelab's, the latest if it
+  // has none.
+  fill(frame, target, to) {
+    let session = this.session;
+    if (target !== undefined) {
+      const own = this.sessions.get(where(target, to));
+      session = own || (String(target).startsWith("custom-") ? "" : this.session);
+    }
     let f = frame
-      .replaceAll("{{session}}", this.session || "{{session}}")
+      .replaceAll("{{session}}", session || "{{session}}")
       .replaceAll("{{requestState}}", this.requestState || "{{requestState}}")
       .replaceAll("{{task}}", this.task || "{{task}}");
     for (const [name, value] of Object.entries(this.oauth)) f = f.replaceAll(name, value);
@@ -163,4 +178,11 @@ export class WireKnown {
     for (const [name, value] of Object.entries(this.oauth)) f = f.replaceAll(value, name);
     return f;
   }
+}
+
+// where names the server a message went to or came from: its target,
+// and a custom target's "to" as the page sent it (the first word: a URL
+// without its options).
+function where(target, to) {
+  return (target || "") + " " + String(to || "").trim().split(/\s+/)[0];
 }
