@@ -31,6 +31,7 @@ import * as sequence from "./sequence.js";
 import { Presenter, Following, followURL, goesWith } from "./presenter.js";
 import { Room } from "./room.js";
 import { GRPCPanel, grpcurlTarget } from "./grpccompose.js";
+import { SchemaForm, inputResult } from "./schemaform.js";
 import { OwnServer } from "./custom.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
@@ -72,6 +73,14 @@ const grpcPanel = data.slug === "grpc" ? new GRPCPanel({ text: T.grpc, to: el.to
 // it declares, the headers sent to it, and the connection doctor.
 const own = (data.slug === "mcp" || data.slug === "a2a") && !watching ? new OwnServer({ slug: data.slug, text: T.own, to: el.to, row: el.toRow,
   target: currentTarget, rows: () => transcript.rows, send: (frame) => sendFrame(frame), changed: () => listTemplates() }) : null;
+
+// The MCP console's form beside the frame, from a tool's inputSchema or
+// an elicitation's requestedSchema in the transcript (schemaform.js).
+const schemaForm = data.slug === "mcp" && !watching ? new SchemaForm({ text: T.schema, box: $("schema-form"), composer: el.composer,
+  rows: () => transcript.rows, target: currentTarget, edited: () => {
+    checkFrame();
+    saveSoon();
+  } }) : null;
 
 // ---- targets and templates
 
@@ -240,6 +249,7 @@ function checkFrame() {
   el.check.className = p ? "check bad" : "check ok";
   el.send.textContent = T.send;
   if (grpcPanel) grpcPanel.preview(el.composer.value);
+  if (schemaForm) schemaForm.frameChanged();
   renderCopy();
   moved();
   return p;
@@ -404,7 +414,9 @@ function rowElement(r) {
   // Once the learner has answered the server's request, the request
   // offers no Answer any more.
   if (r.findings && r.findings.length > 0) markFindings(tr, r.findings);
-  if (r.ask && !r.answered && !watching && !r.old) {
+  // A 2026-07-28 server asks in its result (input_required): Answer
+  // writes the request again, answered.
+  if ((r.ask || (schemaForm && schemaForm.asksInput(r))) && !r.answered && !watching && !r.old) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "answer";
@@ -445,6 +457,7 @@ function changed(what, r) {
     el.stderr.textContent += r.text;
     el.stderr.scrollTop = el.stderr.scrollHeight;
   }
+  if (schemaForm && what !== "stderr" && what !== "findings") schemaForm.rowsChanged();
   if (what === "findings" || what === "clear") countFindings();
   if (what === "findings") return;
   if (what !== "stderr") drawSoon();
@@ -600,23 +613,19 @@ for (const tab of el.views) {
 // answer puts a response to the server's request in the composer, for
 // the learner to read, change and send.
 function answer(r) {
+  const retry = schemaForm && schemaForm.retryFrame(r);
+  if (retry) {
+    el.composer.value = retry;
+    checkFrame();
+    el.composer.focus();
+    return;
+  }
   const text = r.kind === "sse" ? r.sseData : r.kind === "http" ? splitHTTP(r.text).body : r.text;
   const req = parseJSON(text);
   if (!req) return;
-  let result = {};
-  if (req.method === "elicitation/create") {
-    const content = {};
-    const props = (req.params && req.params.requestedSchema && req.params.requestedSchema.properties) || {};
-    for (const [k, s] of Object.entries(props)) {
-      content[k] = s.type === "boolean" ? true : s.type === "number" || s.type === "integer" ? 0 : "";
-    }
-    result = { action: "accept", content: content };
-  } else if (req.method === "roots/list") {
-    result = { roots: [] };
-  } else if (req.method === "sampling/createMessage") {
-    result = { role: "assistant", content: { type: "text", text: "written by hand" }, model: "by-hand" };
-  }
-  const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: result });
+  // An elicitation's answer starts from its form's defaults; the form
+  // beside the frame fills in the rest.
+  const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: inputResult(req.method, req.params) });
   if (/stdio/.test(templateTarget())) {
     el.composer.value = body;
   } else {
