@@ -144,6 +144,40 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "fix-bad-token-401", Kind: Code, Lesson: "http",
+			Title: Text{
+				EN: "Fix it: 401 for a token nobody knows",
+				RU: "Исправьте: 401 для токена, которого никто не знает",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Three callers reach the switch in deploy: no token, a token the server does not know, and a known token without the deploy scope. Which status does each one get?",
+					"401 means the server does not know the caller, whatever the reason: no token or an unknown one. 403 is only for a known caller who lacks a permission. Answer the unknown token with 401 and its WWW-Authenticate challenge.",
+				},
+				RU: []string{
+					"В switch функции deploy попадают три вызывающих: без токена, с токеном, которого сервер не знает, и с известным токеном без scope deploy. Какой статус получает каждый?",
+					"401 значит, что сервер не знает вызывающего, по какой бы причине ни было: нет токена или токен незнаком. 403 — только для известного вызывающего, которому не хватает права. Отвечайте на незнакомый токен 401 с вызовом WWW-Authenticate.",
+				},
+			},
+		},
+		{
+			ID: "fix-unchecked-status", Kind: Code, Lesson: "http",
+			Title: Text{
+				EN: "Fix it: the answer that was not a result",
+				RU: "Исправьте: ответ, который не был результатом",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Follow a 401 through run: its body is JSON, so json.Unmarshal succeeds, and the struct keeps its zero values. What should have stopped it before the decoding?",
+					"Check resp.StatusCode before decoding: anything but 200 is an error to return, with the status and the body, so that main prints it on stderr and exits 1.",
+				},
+				RU: []string{
+					"Проследите за ответом 401 в run: его тело — JSON, поэтому json.Unmarshal проходит, а в структуре остаются нули. Что должно было остановить его до разбора?",
+					"Проверяйте resp.StatusCode до разбора: всё, кроме 200, — это ошибка, которую нужно вернуть со статусом и телом, чтобы main напечатала её в stderr и завершилась с кодом 1.",
+				},
+			},
+		},
+		{
 			ID: "frames-grpc-deadline", Kind: Frame, Lesson: "grpc",
 			Title: Text{
 				EN: "Run out of time: DEADLINE_EXCEEDED",
@@ -197,6 +231,23 @@ func List() []Exercise {
 					"Вызов называет версию, которую ожидает. Обслуживайте его, если это текущая версия инструмента или одна из списка совместимых.",
 					"Любую другую версию отклоняйте ошибкой «incompatible version» со списком версий, которые вы обслуживаете, чтобы вызывающий мог выбрать.",
 					`Вызов без версии получает текущую. Сравнивайте версии как строки целиком: "1.0" и "1" — разные версии.`,
+				},
+			},
+		},
+		{
+			ID: "fix-parse-error", Kind: Code, Lesson: "mcp",
+			Title: Text{
+				EN: "Fix it: the line that got no answer",
+				RU: "Исправьте: строка, которая осталась без ответа",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Look at what answer returns when json.Unmarshal fails with a *json.SyntaxError: false means that nothing is written.",
+					`Return a response instead: "jsonrpc":"2.0", "id": null (the id could not be read) and an error with code -32700. The response struct already writes a null id when you give it json.RawMessage("null").`,
+				},
+				RU: []string{
+					"Посмотрите, что возвращает answer, когда json.Unmarshal падает с *json.SyntaxError: false значит, что ничего не пишется.",
+					`Верните вместо этого ответ: "jsonrpc":"2.0", "id": null (id прочитать не удалось) и ошибку с кодом -32700. Структура response уже пишет id null, если дать ей json.RawMessage("null").`,
 				},
 			},
 		},
@@ -425,6 +476,23 @@ func List() []Exercise {
 					"Сначала загрузите Agent Card по адресу /.well-known/agent-card.json: в ней сказано, куда отправлять сообщения.",
 					"Задача не закончена, пока её состояние не конечное (completed, failed, canceled, rejected): до тех пор читайте поток или опрашивайте задачу.",
 					"При input-required отправьте ответ новым сообщением с тем же taskId (и contextId) и продолжайте следить за той же задачей.",
+				},
+			},
+		},
+		{
+			ID: "fix-agent-card-path", Kind: Code, Lesson: "a2a",
+			Title: Text{
+				EN: "Fix it: the card nobody finds",
+				RU: "Исправьте: карточка, которую никто не находит",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Ask for the card the way a current client does: curl http://127.0.0.1:8080/.well-known/agent-card.json. Then look at the paths main registers.",
+					"Register the card handler at GET /.well-known/agent-card.json; keeping /.well-known/agent.json beside it serves clients older than 0.3.",
+				},
+				RU: []string{
+					"Запросите карточку так, как это делает современный клиент: curl http://127.0.0.1:8080/.well-known/agent-card.json. Потом посмотрите, какие пути регистрирует main.",
+					"Зарегистрируйте обработчик карточки на GET /.well-known/agent-card.json; если оставить рядом /.well-known/agent.json, его найдут и клиенты старше 0.3.",
 				},
 			},
 		},

@@ -39,7 +39,7 @@ func gradeCases() []gradeCase {
 	for _, cases := range [][]gradeCase{
 		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
 		mcpServerCases(), mcpClientCases(), mcpDualCases(), mcpResourceServerCases(), findTheDefectCases(), a2aClientCases(),
-		mcpSDKServerCases(),
+		mcpSDKServerCases(), fixParseErrorCases(), fixBadToken401Cases(), fixUncheckedStatusCases(), fixAgentCardPathCases(),
 	} {
 		all = append(all, cases...)
 	}

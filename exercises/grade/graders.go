@@ -27,6 +27,14 @@ func For(exercise string) (*Grader, bool) {
 		g = A2AClient()
 	case "mcp-sdk-server":
 		g = MCPSDKServer()
+	case "fix-parse-error":
+		g = FixParseError()
+	case "fix-bad-token-401":
+		g = FixBadToken401()
+	case "fix-unchecked-status":
+		g = FixUncheckedStatus()
+	case "fix-agent-card-path":
+		g = FixAgentCardPath()
 	default:
 		return nil, false
 	}
