@@ -2,6 +2,7 @@ package playground
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/protocols/a2a"
+	"github.com/wirelab/wirelab/protocols/mcp"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -66,6 +68,13 @@ func (b *browserTab) setTo(to string) {
 	b.text(fmt.Sprintf(`(e => (e.value = %s, e.dispatchEvent(new Event("change")), ""))(document.getElementById("custom-to"))`, jsString(to)))
 }
 
+// chooseOwn picks a template built from what the server declared, by
+// its name (wirelab's own templates may have the same name).
+func (b *browserTab) chooseOwn(name string) {
+	b.t.Helper()
+	b.text(fmt.Sprintf(`(s => { const o = [...s.querySelectorAll("optgroup[data-own] option")].find(o => o.textContent === %s); s.value = o.value; s.dispatchEvent(new Event("change")); return ""; })(document.getElementById("template"))`, jsString(name)))
+}
+
 // setComposer types a frame into the composer.
 func (b *browserTab) setComposer(frame string) {
 	b.t.Helper()
@@ -97,7 +106,7 @@ func TestBrowserOwnMCPStdio(t *testing.T) {
 
 	b.text(`(document.getElementById("own-declared").click(), "")`) // a script click: the page scrolls as rows come, and a mouse click may land beside
 	b.waitUntil("its tools are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "tools/call echo")`, ownDump)
-	b.choose("template", "tools/call echo")
+	b.chooseOwn("tools/call echo")
 	frame := b.text(`document.getElementById("composer").value`)
 	if !strings.Contains(frame, `"name":"echo","arguments":{"message":""}`) {
 		t.Fatalf("the echo template, from its inputSchema, reads %s", frame)
@@ -108,7 +117,7 @@ func TestBrowserOwnMCPStdio(t *testing.T) {
 
 	b.waitUntil("its resources are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent.startsWith("resources/read "))`, ownDump)
 	uri := b.text(`[...document.querySelectorAll("#template optgroup[data-own] option")].find(o => o.textContent.startsWith("resources/read ")).textContent.slice("resources/read ".length)`)
-	b.choose("template", "resources/read "+uri)
+	b.chooseOwn("resources/read " + uri)
 	b.click("#send")
 	b.waitUntil("the resource is read", messageRows+`.some(r => r.dataset.dir === "in" && r.textContent.includes("result"))`, ownDump)
 	b.waitUntil("the resource's contents came", saved(`"contents":[{"uri":`+strconv.Quote(uri)), ownDump)
@@ -186,7 +195,7 @@ func TestBrowserOwnMCPHTTP(t *testing.T) {
 
 	b.text(`(document.getElementById("own-declared").click(), "")`) // a script click: the page scrolls as rows come, and a mouse click may land beside
 	b.waitUntil("its tools are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "tools/call get-sum")`, ownDump)
-	b.choose("template", "tools/call get-sum")
+	b.chooseOwn("tools/call get-sum")
 	frame := b.text(`document.getElementById("composer").value`)
 	if !strings.Contains(frame, `"arguments":{"a":0,"b":0}`) || !strings.Contains(frame, "MCP-Protocol-Version: 2025-11-25") || strings.Contains(frame, "{{session}}") {
 		t.Fatalf("the get-sum template reads\n%s", frame)
@@ -204,6 +213,40 @@ func TestBrowserOwnMCPHTTP(t *testing.T) {
 	b.setTo("http://127.0.0.1:" + freePort(t) + "/mcp")
 	b.click("#send")
 	b.waitUntil("the doctor explains the refusal", `[...document.querySelectorAll("#transcript-rows .doctor")].some(d => d.textContent.includes("nothing listens there"))`, ownDump)
+}
+
+// TestBrowserOwnMCPModern: a server that speaks 2026-07-28 (wirelab's
+// own, reached as the learner's would be) answers server/discover; what
+// it declares is asked in that revision, and its templates carry the
+// revision in params._meta and the headers that repeat the method and
+// the name, with no session.
+func TestBrowserOwnMCPModern(t *testing.T) {
+	handler := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	srv := httptest.NewServer(handler)
+	t.Cleanup(func() { handler.Close(); srv.Close() })
+
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	b.choose("target", "custom-http")
+	b.setTo(srv.URL + mcp.Endpoint)
+	b.choose("template", "server/discover (revisions and capabilities)")
+	b.click("#send")
+	b.waitUntil("the revision it answered is said", `document.getElementById("own-status").textContent.includes("2026-07-28")`, ownDump)
+	b.text(`(document.getElementById("own-declared").click(), "")`)
+	b.waitUntil("its tools are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "tools/call word_count")`, ownDump)
+	b.chooseOwn("tools/call word_count")
+	frame := b.text(`document.getElementById("composer").value`)
+	for _, want := range []string{"MCP-Protocol-Version: 2026-07-28\n", "Mcp-Method: tools/call\n", "Mcp-Name: word_count\n", `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"arguments":{"text":""}`} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the word_count template lacks %q:\n%s", want, frame)
+		}
+	}
+	if strings.Contains(frame, "Mcp-Session-Id") {
+		t.Errorf("a 2026-07-28 template has a session:\n%s", frame)
+	}
+	b.setComposer(strings.Replace(frame, `"text":""`, `"text":"read the wire"`, 1))
+	b.click("#send")
+	b.waitUntil("the tool answers", saved(`"words":3`), ownDump)
 }
 
 // TestBrowserOwnStdioDoctor: a stdio server that writes a line that is
@@ -240,7 +283,7 @@ func TestBrowserOwnA2A(t *testing.T) {
 	b.setTo(srv.URL + "/.well-known/agent-card.json")
 	b.text(`(document.getElementById("own-declared").click(), "")`) // a script click: the page scrolls as rows come, and a mouse click may land beside
 	b.waitUntil("the card is read", `document.getElementById("own-status").textContent.includes("endpoint http://")`, ownDump)
-	b.choose("template", "SendMessage Count words")
+	b.chooseOwn("SendMessage Count words")
 	b.click("#send")
 	b.waitUntil("the skill's task completes", savedIn("a2a", `TASK_STATE_COMPLETED`), ownDump)
 }
@@ -263,4 +306,88 @@ func freePort(t *testing.T) string {
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	return port
+}
+
+// TestBrowserDoctorCases: the connection doctor's reading of each
+// classic failure, one transcript row (and the request it answers) at a
+// time, as static/doctor.js gets them from the console.
+func TestBrowserDoctorCases(t *testing.T) {
+	post := func(headers, body string) string {
+		return "POST /mcp HTTP/1.1\nHost: 127.0.0.1:3001\nContent-Type: application/json\n" + headers + "\n" + body
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	modern := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	answer := func(head string) map[string]any {
+		return map[string]any{"kind": "http", "dir": "in", "text": head + "\n\n"}
+	}
+	var (
+		cases       []map[string]any
+		names, want []string
+	)
+	for _, tt := range []struct {
+		name    string
+		slug    string
+		row     map[string]any
+		request string
+		ctx     map[string]any
+		want    string // the diagnosis's key, or "" for none
+	}{
+		{"refused", "mcp", map[string]any{"kind": "refused", "text": "connecting to 127.0.0.1:9: dial tcp 127.0.0.1:9: connect: connection refused"}, "", nil, "refused"},
+		{"no such host", "mcp", map[string]any{"kind": "refused", "text": "connecting to nowhere.invalid:80: dial tcp: lookup nowhere.invalid: no such host"}, "", nil, "dns"},
+		{"unknown authority", "mcp", map[string]any{"kind": "refused", "text": `TLS with 127.0.0.1:8443: its certificate is signed by "x", which the system roots does not trust (unknown authority)`}, "", nil, "tlsUnknown"},
+		{"plain server behind https", "mcp", map[string]any{"kind": "refused", "text": "TLS with 127.0.0.1:80: the server does not speak TLS"}, "", nil, "tlsPlain"},
+		{"TLS server behind http", "mcp", map[string]any{"kind": "refused", "text": `reading the answer: malformed HTTP response "\x15\x03\x01\x00\x02\x02P"`}, "", nil, "plainToTLS"},
+		{"program not found", "mcp", map[string]any{"kind": "refused", "text": `custom-stdio: could not start "nope": exec: "nope": executable file not found in $PATH`}, "", nil, "notStarted"},
+		{"404 on the path", "mcp", answer("HTTP/1.1 404 Not Found"), post("", initialize), nil, "notFound"},
+		{"404 for a session", "mcp", answer("HTTP/1.1 404 Not Found"), post("Mcp-Session-Id: abc\n", list), nil, "sessionGone"},
+		{"405", "mcp", answer("HTTP/1.1 405 Method Not Allowed"), "GET /mcp HTTP/1.1\nAccept: text/event-stream\n\n", nil, "method"},
+		{"406", "mcp", answer("HTTP/1.1 406 Not Acceptable"), post("", initialize), nil, "accept"},
+		{"415", "mcp", answer("HTTP/1.1 415 Unsupported Media Type"), post("", initialize), nil, "contentType"},
+		{"400 without a session", "mcp", answer("HTTP/1.1 400 Bad Request"), post("", list), nil, "noSession"},
+		{"400 for the version", "mcp", map[string]any{"kind": "http", "dir": "in", "text": "HTTP/1.1 400 Bad Request\n\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Unsupported protocol version: 2099-01-01"},"id":null}`},
+			post("Mcp-Session-Id: abc\nMCP-Protocol-Version: 2099-01-01\n", list), map[string]any{"version": "2025-11-25"}, "version"},
+		{"400 to 2026-07-28 from a legacy server", "mcp", answer("HTTP/1.1 400 Bad Request"), post("MCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/list\n", modern), nil, "legacy"},
+		{"401 without metadata", "mcp", answer("HTTP/1.1 401 Unauthorized\nWWW-Authenticate: Bearer"), post("", initialize), nil, "auth"},
+		{"401 with metadata", "mcp", answer(`HTTP/1.1 401 Unauthorized` + "\n" + `WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:3001/.well-known/oauth-protected-resource"`), post("", initialize), nil, "authMeta"},
+		{"200 is no failure", "mcp", answer("HTTP/1.1 200 OK"), post("", initialize), nil, ""},
+		{"server/discover refused", "mcp", map[string]any{"kind": "line", "dir": "in", "text": `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`}, `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, nil, "discoverLegacy"},
+		{"stdout noise", "mcp", map[string]any{"kind": "line", "dir": "in", "text": "Starting server...", "summary": "not JSON"}, "", nil, "noise"},
+		{"exits before answering", "mcp", map[string]any{"kind": "exit", "dir": "note", "text": "the server's stdout closed: it exited (exit status 1)"}, "", map[string]any{"answered": false}, "exitEarly"},
+		{"exits after answering", "mcp", map[string]any{"kind": "exit", "dir": "note", "text": "the server's stdout closed: it exited (exit status 0)"}, "", map[string]any{"answered": true}, ""},
+		{"no card", "a2a", answer("HTTP/1.1 404 Not Found"), "GET /card.json HTTP/1.1\n\n", nil, "cardMissing"},
+		{"no A2A endpoint", "a2a", answer("HTTP/1.1 404 Not Found"), "POST /rpc HTTP/1.1\n\n{}", nil, "a2aNotFound"},
+	} {
+		if tt.ctx == nil {
+			tt.ctx = map[string]any{}
+		}
+		tt.ctx["slug"] = tt.slug
+		tt.ctx["host"] = "127.0.0.1:3001"
+		var request any // the request a row answers, if any
+		if tt.request != "" {
+			request = map[string]any{"text": tt.request}
+		}
+		cases = append(cases, map[string]any{"row": tt.row, "request": request, "ctx": tt.ctx})
+		names = append(names, tt.name)
+		want = append(want, tt.want)
+	}
+	in, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	// The module is imported again by the page's own URL, so it is the
+	// module the console runs.
+	b.text(fmt.Sprintf(`(import("/static/doctor.js").then(m => { document.body.dataset.doctor = JSON.stringify(%s.map(c => (d => d ? d.key : "")(m.diagnose(c.row, c.request, c.ctx)))); }), "")`, in))
+	b.waitUntil("the doctor answers", `document.body.dataset.doctor !== undefined`, `""`)
+	var got []string
+	if err := json.Unmarshal([]byte(b.text(`document.body.dataset.doctor`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Errorf("%s: the doctor's diagnosis is %q, want %q", names[i], got[i], want[i])
+		}
+	}
 }
