@@ -629,8 +629,13 @@ function answer(r) {
   if (/stdio/.test(templateTarget())) {
     el.composer.value = body;
   } else {
-    const session = known.session ? "Mcp-Session-Id: " + known.session + "\nMCP-Protocol-Version: 2025-11-25\n" : "";
-    el.composer.value = "POST /mcp HTTP/1.1\nHost: " + hostOf(currentTarget()) + "\nAccept: application/json, text/event-stream\nContent-Type: application/json\n" + session + "\n" + body;
+    // The session of the server that asked (the learner's own has its
+    // own), at its endpoint's path.
+    const sid = fill("{{session}}");
+    const version = (own && own.sessionVersion()) || "2025-11-25";
+    const session = sid !== "{{session}}" ? "Mcp-Session-Id: " + sid + "\nMCP-Protocol-Version: " + version + "\n" : "";
+    const frame = "POST /mcp HTTP/1.1\nHost: " + hostOf(currentTarget()) + "\nAccept: application/json, text/event-stream\nContent-Type: application/json\n" + session + "\n" + body;
+    el.composer.value = own ? own.adapt(frame) : frame;
   }
   checkFrame();
   el.composer.focus();

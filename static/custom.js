@@ -121,6 +121,13 @@ export class OwnServer {
     return parts.join("; ");
   }
 
+  // sessionVersion is the revision of the current server's session, the
+  // one its initialize answered, or "" when none is known.
+  sessionVersion() {
+    const s = this.server();
+    return s && s.version && s.version !== modernVersion ? s.version : "";
+  }
+
   // ---- learning from the rows
 
   // learn reads a row from the learner's own server: what initialize or
