@@ -2,6 +2,7 @@ package playground
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,57 @@ func TestBrowserConsoleElicitationForm(t *testing.T) {
 	if detail := b.text(`document.getElementById("detail-body").textContent`); !strings.Contains(detail, "deployed") {
 		t.Errorf("the answer to the retry is\n%s\nwant the deploy done", detail)
 	}
+}
+
+// TestBrowserConsoleElicitationFormFixtures: the elicitations of the
+// conformance fixtures (your own stdio server, here wirelab's with them)
+// get their forms: defaults prefilled, an enum, a titled enum (oneOf of
+// consts with titles) and a legacy one (enumNames) as lists, an array as
+// JSON, checked against the items' enum.
+func TestBrowserConsoleElicitationFormFixtures(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	b.choose("target", "custom-stdio")
+	b.text(fmt.Sprintf(`(document.getElementById("custom-to").value = %s, "")`, jsString(os.Args[0]+" server mcp --fixtures conformance")))
+	b.choose("template", "initialize")
+	b.click("#send")
+	b.waitUntil("the server answers initialize", messageRows+`.some(r => r.textContent.includes("result (id 1)"))`, consoleDump)
+	b.choose("template", "notifications/initialized")
+	b.click("#send")
+
+	call := func(id int, tool string) {
+		t.Helper()
+		b.editFrame(fmt.Sprintf(`() => %s`, jsString(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool))))
+		b.click("#send")
+		// The question before is answered: the Answer offered is this one's.
+		b.answerRow()
+		b.waitUntil("the answer has its form", `!`+schemaForm+`.hidden && `+schemaForm+`.querySelector("legend").textContent.includes("elicitation/create")`, schemaFormDump)
+	}
+
+	call(5, "test_elicitation_sep1034_defaults")
+	if got := b.text(`JSON.stringify(JSON.parse(` + composerValue + `).result.content)`); got != `{"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}` {
+		t.Errorf("Answer wrote the content %s; want every default", got)
+	}
+	b.expect("the form shows the defaults", schemaControl("name")+`.value === "John Doe" && `+schemaControl("age")+`.value === "30" && `+
+		schemaControl("score")+`.value === "95.5" && `+schemaControl("status")+`.selectedOptions[0].text === "active" && `+schemaControl("verified")+`.checked`, schemaFormDump)
+	b.waitUntil("the form says the answer is valid",
+		schemaForm+`.querySelector(".schema-status").textContent.includes("valid against the schema")`, schemaFormDump)
+	b.click("#send")
+	b.waitUntil("the call is answered", messageRows+`.some(r => r.textContent.includes("result (id 5)"))`, consoleDump)
+
+	call(6, "test_elicitation_sep1330_enums")
+	lists := b.text(`["titledSingle", "legacyEnum", "untitledSingle"].map(p => [...` + schemaForm + `.querySelector('.schema-field[data-prop="' + p + '"] select').options].map(o => o.text).slice(1).join(",")).join(" | ")`)
+	if want := "First Option,Second Option,Third Option | Option One,Option Two,Option Three | option1,option2,option3"; lists != want {
+		t.Errorf("the lists offer %q, want %q", lists, want)
+	}
+	b.choose("schema-0-titledSingle", "Second Option")
+	b.waitUntil("a titled choice writes its const", composerValue+`.includes('"titledSingle":"value2"')`, schemaFormDump)
+	b.typeInto("untitledMulti", `["option1"]`)
+	b.waitUntil("an array typed as JSON goes into the frame", composerValue+`.includes('"untitledMulti":["option1"]')`, schemaFormDump)
+	b.typeInto("untitledMulti", `["nope"]`)
+	b.expect("an item not in the enum is said beside its field",
+		schemaError("untitledMulti")+`.includes("must be one of")`, schemaFormDump)
+	b.typeInto("untitledMulti", `["no`)
+	b.expect("a JSON field that is not JSON says so, and the frame keeps the last JSON",
+		schemaError("untitledMulti")+`.includes("not JSON") && `+composerValue+`.includes('"untitledMulti":["nope"]')`, schemaFormDump)
 }

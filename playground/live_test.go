@@ -27,9 +27,15 @@ import (
 const childEnv = "WIRELAB_PLAYGROUND_TEST_CHILD"
 
 func TestMain(m *testing.M) {
-	// "EXE server mcp --fixtures hostile" is the mcp-hostile target.
-	hostile := len(os.Args) == 5 && os.Args[3] == "--fixtures" && os.Args[4] == "hostile"
-	if os.Getenv(childEnv) != "" && (len(os.Args) == 3 || hostile) && os.Args[1] == "server" {
+	// "EXE server mcp --fixtures hostile" is the mcp-hostile target;
+	// "--fixtures conformance" adds the conformance suite's fixtures, for
+	// a learner's own server in the browser tests.
+	fixtures := ""
+	if len(os.Args) == 5 && os.Args[3] == "--fixtures" {
+		fixtures = os.Args[4]
+	}
+	hostile := fixtures == "hostile"
+	if os.Getenv(childEnv) != "" && (len(os.Args) == 3 || fixtures != "") && os.Args[1] == "server" {
 		ctx := context.Background()
 		cat := tools.New(&tools.Options{DeployStep: time.Millisecond})
 		var err error
@@ -37,7 +43,7 @@ func TestMain(m *testing.M) {
 		case "stdio":
 			err = stdio.NewServer(cat, nil).Serve(ctx, os.Stdin, os.Stdout)
 		case "mcp":
-			err = mcp.NewServer(cat, &mcp.ServerOptions{Version: "test", Hostile: hostile}).ServeStdio(ctx, os.Stdin, os.Stdout)
+			err = mcp.NewServer(cat, &mcp.ServerOptions{Version: "test", Hostile: hostile, Fixtures: fixtures == "conformance"}).ServeStdio(ctx, os.Stdin, os.Stdout)
 		}
 		if err != nil {
 			os.Exit(1)
