@@ -266,7 +266,7 @@ func TestBrowserOwnStdioDoctor(t *testing.T) {
 	b.setTo(`sh -c 'echo no config file >&2; exit 3'`)
 	b.choose("template", "initialize")
 	b.click("#send")
-	b.waitUntil("the doctor says the server exited before answering", `[...document.querySelectorAll("#transcript-rows .doctor")].some(d => d.textContent.includes("сервер завершился, не ответив"))`, ownDump)
+	b.waitUntil("the doctor says the server exited before answering, with its stderr", `[...document.querySelectorAll("#transcript-rows .doctor")].some(d => d.textContent.includes("сервер завершился, не ответив") && d.querySelector(".doctor-stderr")?.textContent.includes("no config file"))`, ownDump)
 }
 
 // TestBrowserOwnA2A: an agent reached by its card's URL: the console

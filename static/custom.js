@@ -402,6 +402,15 @@ export class OwnServer {
     const step = document.createElement("strong");
     step.textContent = "⚕ " + fmt(this.T.failed, words.step);
     box.append(step, ": " + words.change);
+    // A server that exited at once usually said why on stderr, whose
+    // last lines the exit note carries.
+    const tail = d.key === "exitEarly" && (r.text || "").split("the last of its stderr:\n")[1];
+    if (tail) {
+      const pre = document.createElement("pre");
+      pre.className = "doctor-stderr";
+      pre.textContent = tail.replace(/\nthe next frame starts it again\s*$/, "");
+      box.append(pre);
+    }
     tr.querySelector(".summary").append(box);
   }
 }
