@@ -129,6 +129,52 @@ func TestBrowserConsoleSchemaForm(t *testing.T) {
 	b.waitUntil("the frame has what was typed", composerValue+`.includes('"service":"API"')`, schemaFormDump)
 	b.expect("a value against the schema's pattern is said beside its field",
 		schemaError("service")+`.includes("must match")`, schemaFormDump)
+
+	// In Russian, after a reload: the tools listed before it still make
+	// the form, and the check speaks the page's language.
+	b.open("/console/mcp?lang=ru")
+	b.choose("template", "tools/call word_count")
+	b.waitUntil("the form is back from the history", `!`+schemaForm+`.hidden && `+schemaControl("text")+`?.value === "read the wire"`, schemaFormDump)
+	b.typeInto("text", "")
+	b.expect("a required field left empty says so in Russian", schemaError("text")+` === "обязательное поле"`, schemaFormDump)
+}
+
+// TestBrowserConsoleSchemaFormHTTP: over Streamable HTTP, in 2026-07-28,
+// the form writes the request's body and leaves its head alone, and
+// Answer on an input_required result writes the whole request again,
+// headers and all, with the answer in its body.
+func TestBrowserConsoleSchemaFormHTTP(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	b.choose("target", "mcp-http")
+	b.choose("template", "tools/list, on its own")
+	b.click("#send")
+	b.waitUntil("tools/list is answered", messageRows+`.some(r => r.textContent.includes("result (id 22)"))`, consoleDump)
+
+	b.choose("template", "tools/call word_count, on its own")
+	b.waitUntil("the form shows word_count's argument", `!`+schemaForm+`.hidden && `+schemaControl("text")+`?.value === "read the wire"`, schemaFormDump)
+	head := b.text(composerValue + `.split("\n\n")[0]`)
+	b.typeInto("text", "over the wire")
+	b.waitUntil("the body has the new argument", composerValue+`.includes('"arguments":{"text":"over the wire"}')`, schemaFormDump)
+	if now := b.text(composerValue + `.split("\n\n")[0]`); now != head {
+		t.Errorf("the form changed the request's head\n%s\ninto\n%s", head, now)
+	}
+	b.waitUntil("the form says the arguments are valid",
+		schemaForm+`.querySelector(".schema-status").textContent.includes("valid against the schema")`, schemaFormDump)
+	b.click("#send")
+	b.waitUntil("the call is answered", messageRows+`.some(r => r.textContent.includes("result (id 23)"))`, consoleDump)
+
+	b.choose("template", "deploy to production (input_required: the server asks in its result)")
+	b.click("#send")
+	b.answerRow()
+	b.waitUntil("Answer writes the request again, answered, with the form beside it",
+		composerValue+`.startsWith("POST /mcp HTTP/1.1\n") && `+composerValue+`.includes("Mcp-Name: deploy_service") && `+
+			composerValue+`.includes('"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}}') && `+
+			`!`+schemaForm+`.hidden && `+schemaControl("confirm")+`?.checked`, schemaFormDump)
+	b.waitUntil("the form says the answer is valid",
+		schemaForm+`.querySelector(".schema-status").textContent.includes("valid against the schema")`, schemaFormDump)
+	b.click("#send")
+	b.waitUntil("the deploy ran once answered", messageRows+`.some(r => r.textContent.includes('"status":"deployed"') || r.textContent.includes("result (id 27)"))`, schemaFormDump)
 }
 
 // answerRow clicks the Answer button of the last row that offers one.
