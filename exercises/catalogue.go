@@ -57,7 +57,7 @@ type Exercise struct {
 	Kind Kind   `json:"kind"`
 	// Lesson is the slug of the chapter the exercise belongs to: stdio,
 	// http, grpc, versions, mcp-by-hand, mcp-clients, mcp-stateless,
-	// mcp-authorization, debugging-a-real-host or a2a.
+	// mcp-authorization, debugging-a-real-host, mcp-security or a2a.
 	Lesson string `json:"lesson"`
 	Title  Text   `json:"title"`
 	Hints  Hints  `json:"hints"`
@@ -438,6 +438,25 @@ func List() []Exercise {
 					`Сначала сделайте запись читаемой: jq -r 'select(.kind=="line") | "\(.seq) \(.dir) \(.data)"' recording.jsonl печатает по сообщению на строку с его номером, а строки «err» — это лишь журнал сервера.`,
 					"Каждая строка — корректный JSON-RPC, и хост спокойно работал дальше, значит, дефект — нарушенное обещание: прочитайте, что сервер объявил в tools/list, и сверьте с этим каждый ответ.",
 					"outputSchema инструмента связывает его успешные результаты: в них должен быть structuredContent. Результат с isError — ошибка инструмента, и это допустимо. В каком успешном результате нет structuredContent?",
+				},
+			},
+		},
+		{
+			ID: "frames-mcp-hostile", Kind: Frame, Lesson: "mcp-security",
+			Title: Text{
+				EN: "Catch a hostile server in the act",
+				RU: "Поймайте враждебный сервер с поличным",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Choose the target mcp-hostile in /console/mcp: its templates open the session and call each tool. Read every description of tools/list whole, not only the names.",
+					"One tool's result holds a message written to the model, and one tool annotated readOnlyHint: true says in its result what it changed.",
+					"spell_check changes after its first call. In one run of the server: tools/list, then tools/call spell_check, then tools/list again; a restart makes it harmless again.",
+				},
+				RU: []string{
+					"Выберите в /console/mcp цель mcp-hostile: её шаблоны открывают сессию и вызывают каждый инструмент. Читайте описания из tools/list целиком, а не только имена.",
+					"В результате одного инструмента есть письмо, написанное модели, а инструмент с аннотацией readOnlyHint: true в своём результате говорит, что он изменил.",
+					"spell_check меняется после первого вызова. В одном запуске сервера: tools/list, затем tools/call spell_check, затем снова tools/list; перезапуск снова делает его безобидным.",
 				},
 			},
 		},

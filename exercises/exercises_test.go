@@ -15,7 +15,7 @@ import (
 )
 
 func TestCatalogue(t *testing.T) {
-	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "mcp-authorization": true, "debugging-a-real-host": true, "a2a": true, "mcp": true, "mcp-transports": true, "choosing": true}
+	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "mcp-authorization": true, "debugging-a-real-host": true, "mcp-security": true, "a2a": true, "mcp": true, "mcp-transports": true, "choosing": true}
 	seen := map[string]bool{}
 	kinds := map[Kind]int{}
 	for _, e := range List() {
@@ -39,8 +39,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("ByID(%q) = %v, %v", e.ID, got.ID, ok)
 		}
 	}
-	if kinds[Code] != 15 || kinds[Frame] != 9 {
-		t.Errorf("%d code and %d frame exercises, want 15 and 9", kinds[Code], kinds[Frame])
+	if kinds[Code] != 15 || kinds[Frame] != 10 {
+		t.Errorf("%d code and %d frame exercises, want 15 and 10", kinds[Code], kinds[Frame])
 	}
 	if _, ok := ByID("nope"); ok {
 		t.Error("ByID found an exercise that does not exist")

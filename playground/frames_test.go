@@ -167,7 +167,8 @@ func frameRuns() map[string][]frameRun {
 				`{"jsonrpc":"2.0","id":2,"method":"server/discover"}`,
 				`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+statelessMeta("2026-07-28")+`}}`)},
 		},
-		"frames-mcp-auth": mcpAuthRuns(solution("frames-mcp-auth")),
+		"frames-mcp-auth":    mcpAuthRuns(solution("frames-mcp-auth")),
+		"frames-mcp-hostile": mcpHostileRuns(solution("frames-mcp-hostile")),
 		"frames-a2a-task": {
 			{name: "pass", frames: solution("frames-a2a-task"), failAt: -1},
 			// The answer goes as a new message, without the taskId: a new
@@ -347,7 +348,7 @@ func frameDone(ev wire.Event, id int64, target string, answers *int) bool {
 	case ev.Op == "error" && ev.ID == id:
 		return true
 	case target == "stdio" || target == "mcp-stdio" || target == "mcp-hostile":
-		if ev.Op == "event" && ev.Target == target && ev.Dir == "in" && ev.Kind == "line" {
+		if ev.Op == "event" && ev.Target == target && ev.Dir == "in" && ev.Kind == "line" && !hostileNotice(target, ev.Text) {
 			*answers--
 		}
 		return *answers <= 0 && ev.Op == "event" && (ev.Dir == "in" || ev.Dir == "out" && ev.ID == id)

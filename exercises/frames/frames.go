@@ -68,6 +68,7 @@ func byID() map[string]exercise {
 		"frames-mcp-version":   {checkMCPVersion, mcpVersionSolution},
 		"frames-mcp-stateless": {checkMCPStateless, mcpStatelessSolution},
 		"frames-mcp-auth":      {checkMCPAuth, mcpAuthSolution},
+		"frames-mcp-hostile":   {checkMCPHostile, mcpHostileSolution},
 		"frames-a2a-task":      {checkA2ATask, a2aTaskSolution},
 	}
 }

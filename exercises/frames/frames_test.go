@@ -31,6 +31,7 @@ var recorded = []struct {
 	{"frames-mcp-version", 0, "2025-06-18 is a revision the server speaks, so it is echoed, not negotiated"},
 	{"frames-mcp-stateless", 0, "the 2026-07-28 call comes after initialize, so it shows nothing about going without one"},
 	{"frames-mcp-auth", 8, "the console's templates replayed in order: the 403 is seen, and no step-up follows"},
+	{"frames-mcp-hostile", 4, "the tools listed twice with no call of spell_check between: both lists are the same, and no rug pull is seen"},
 	{"frames-a2a-task", 2, "the answer goes without the taskId, starts a new task, and that one is rejected"},
 }
 
