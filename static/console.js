@@ -92,6 +92,12 @@ function isCustom() {
   return currentTarget().startsWith("custom-");
 }
 
+// isStdio tells whether a target is a server the tab starts as a child:
+// those named for stdio, and mcp-hostile, the hostile MCP server.
+function isStdio(t) {
+  return /stdio/.test(t) || t === "mcp-hostile";
+}
+
 // templateTarget is the target whose templates fit the current one: a
 // custom server is offered the templates of the protocol's own.
 function templateTarget() {
@@ -159,9 +165,9 @@ function listTemplates() {
   // A stdio server restarts; a gRPC connection, kept between calls,
   // is closed so that the next call dials and asks reflection again. A
   // follower restarts nothing.
-  el.restart.hidden = watching || !/stdio|grpc/.test(currentTarget());
+  el.restart.hidden = watching || !(isStdio(currentTarget()) || /grpc/.test(currentTarget()));
   el.restart.textContent = /grpc/.test(currentTarget()) ? T.reconnect : T.restart;
-  el.stderrPane.hidden = !/stdio/.test(currentTarget());
+  el.stderrPane.hidden = !isStdio(currentTarget());
   if (own) own.shown();
 }
 
@@ -192,7 +198,7 @@ function problem(frame) {
   if (frame.includes("{{session}}")) return T.needSession;
   if (frame.includes("{{requestState}}")) return T.needRequestState;
   if (frame.includes("{{task}}")) return T.needTask;
-  if (/stdio/.test(t)) {
+  if (isStdio(t)) {
     const lines = frame.split("\n").filter((l) => l.trim() !== "");
     if (lines.length === 0) return T.empty;
     for (let i = 0; i < lines.length; i++) {
@@ -626,7 +632,7 @@ function answer(r) {
   // An elicitation's answer starts from its form's defaults; the form
   // beside the frame fills in the rest.
   const body = JSON.stringify({ jsonrpc: "2.0", id: req.id, result: inputResult(req.method, req.params) });
-  if (/stdio/.test(templateTarget())) {
+  if (isStdio(templateTarget())) {
     el.composer.value = body;
   } else {
     // The session of the server that asked (the learner's own has its
@@ -695,7 +701,7 @@ function copyCommand(kind) {
 
 function copyKinds() {
   const t = templateTarget();
-  if (/stdio/.test(t)) return ["printf"];
+  if (isStdio(t)) return ["printf"];
   if (t === "grpc") return ["grpcurl"];
   return ["curl"];
 }
