@@ -58,6 +58,10 @@ func everything(t *testing.T) (node, index string) {
 			}
 		}
 	}
+	if d := os.Getenv(everythingEnv); d != "" {
+		// CI installed it and named the directory: missing, it is a failure.
+		t.Fatalf("%s=%s holds no node_modules/.bin/node and node_modules/@modelcontextprotocol/server-everything/dist/index.js", everythingEnv, d)
+	}
 	t.Skipf("@modelcontextprotocol/server-everything is not installed: run .ci/server-everything-install (it needs npm once), or set %s to a directory holding its node_modules", everythingEnv)
 	return "", ""
 }
