@@ -28,6 +28,15 @@ func hostileTemplates() []frameTemplate {
 	for i := range ts {
 		ts[i].Target, ts[i].Group = "mcp-hostile", mcp.LegacyVersion
 	}
+	// The same server in 2026-07-28: each request alone, no session.
+	meta := statelessMeta(mcp.ModernVersion, `{}`)
+	for _, m := range []statelessMessage{
+		{name: "tools/list, on its own", id: 21, method: "tools/list", meta: meta, expect: `"search_contacts"`},
+		{name: "read_inbox, on its own (a result that speaks to the model)", id: 22, method: "tools/call", params: `"name":"read_inbox","arguments":{}`, meta: meta, expect: `ignore previous instructions`},
+		{name: "inbox_stats, on its own (annotated read-only)", id: 23, method: "tools/call", params: `"name":"inbox_stats","arguments":{}`, meta: meta, expect: `Deleted`},
+	} {
+		ts = append(ts, frameTemplate{Name: m.name, Target: "mcp-hostile", Group: mcp.ModernVersion, Frame: statelessRequest(m), Expect: m.expect})
+	}
 	return ts
 }
 
