@@ -158,23 +158,25 @@ function readFrame(frame, pick) {
 }
 
 // at and put read and write a value at a path inside a message; put
-// makes the objects on the way.
+// makes the objects on the way. Keys are defined, not assigned, so that
+// one a server named __proto__ is a key like any other.
 function at(msg, path) {
   let v = msg;
   for (const k of path) {
-    if (!isObject(v)) return undefined;
+    if (!isObject(v) || !Object.hasOwn(v, k)) return undefined;
     v = v[k];
   }
   return v;
 }
 
 function put(msg, path, value) {
+  const define = (o, k, x) => Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
   let v = msg;
   for (const k of path.slice(0, -1)) {
-    if (!isObject(v[k])) v[k] = {};
+    if (!isObject(v[k]) || !Object.hasOwn(v, k)) define(v, k, {});
     v = v[k];
   }
-  v[path[path.length - 1]] = value;
+  define(v, path[path.length - 1], value);
 }
 
 // localDateTime and isoDateTime convert between a date-time input's
@@ -207,7 +209,7 @@ export class SchemaForm {
     this.rows = opts.rows;
     this.target = opts.target;
     this.edited = opts.edited;
-    this.parsed = new Map(); // a row -> {text, msg}: each row's JSON, read once
+    this.parsed = new WeakMap(); // a row -> {text, msg}: each row's JSON, read once
     this.parts = []; // the form's parts as drawn, each {title, schema, path, fields, status, ...}
     this.shape = ""; // what the drawn parts were built from
     this.writing = false; // the form is rewriting the frame: what changes is its own doing
@@ -461,7 +463,7 @@ export class SchemaForm {
     const v = isObject(value) ? value : {};
     for (const f of p.fields.values()) {
       if (f.control === document.activeElement) continue;
-      const has = f.name in v;
+      const has = Object.hasOwn(v, f.name);
       const x = v[f.name];
       const c = f.control;
       if (f.kind === "select") {
@@ -534,7 +536,7 @@ export class SchemaForm {
       put(read.msg, p.path, value);
     }
     if (got.absent) delete value[f.name];
-    else value[f.name] = got.value;
+    else put(value, [f.name], got.value);
     this.writing = true;
     try {
       this.composer.value = read.write(read.msg);
