@@ -106,6 +106,25 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "stdio-client", Kind: Code, Lesson: "stdio",
+			Title: Text{
+				EN: "A stdio client: one server, many calls",
+				RU: "Клиент stdio: один сервер, много вызовов",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Start the server once with exec.Command, keep its StdinPipe and StdoutPipe, and write every call to that stdin, one JSON line each, with an id of its own.",
+					"Write the calls from a goroutine while the main one reads answers with bufio.Reader's ReadBytes('\\n') (no 64 KiB limit), and put each result at the index its id names.",
+					"When every answer is in, close the server's stdin, then cmd.Wait(): the server exits at the end of its input, and waiting for it leaves no orphan.",
+				},
+				RU: []string{
+					"Запустите сервер один раз через exec.Command, сохраните его StdinPipe и StdoutPipe и пишите все вызовы в этот stdin, каждый строкой JSON со своим id.",
+					"Пишите вызовы из горутины, пока основная читает ответы через ReadBytes('\\n') у bufio.Reader (без предела в 64 КиБ), и кладите каждый результат по индексу, который называет его id.",
+					"Когда все ответы получены, закройте stdin сервера, затем cmd.Wait(): сервер завершается в конце своего ввода, и ожидание не оставляет сироту.",
+				},
+			},
+		},
+		{
 			ID: "frames-http-auth", Kind: Frame, Lesson: "http",
 			Title: Text{
 				EN: "Refused, forbidden, allowed: 401, 403, 200",
@@ -343,6 +362,23 @@ func List() []Exercise {
 					"После ответа на initialize первым делом отправьте notifications/initialized: некоторые серверы отказывают в tools/call, пока его не получат.",
 					"Результат инструмента лежит в response.result.content, это список блоков: печатайте текст текстовых блоков, а не весь ответ.",
 					"Проверяйте result.isError перед выводом: такой результат означает, что инструмент не справился, — сообщите об этом и завершитесь с ненулевым кодом.",
+				},
+			},
+		},
+		{
+			ID: "fix-session-404", Kind: Code, Lesson: "mcp-transports",
+			Title: Text{
+				EN: "Fix it: 400 or 404 for a session",
+				RU: "Исправьте: 400 или 404 для сессии",
+			},
+			Hints: Hints{
+				EN: []string{
+					"All the session rules are in one function, session: it answers a request whose Mcp-Session-Id is missing, and one whose id the server does not know. Do they get different statuses?",
+					"No header is 400 Bad Request; an id the server does not know is 404 Not Found, the status that tells a client to start a new session with initialize.",
+				},
+				RU: []string{
+					"Все правила сессии — в одной функции, session: она отвечает на запрос без Mcp-Session-Id и на запрос с id, которого сервер не знает. Разные ли у них статусы?",
+					"Нет заголовка — 400 Bad Request; id, которого сервер не знает, — 404 Not Found, статус, который велит клиенту начать новую сессию с initialize.",
 				},
 			},
 		},

@@ -35,6 +35,10 @@ func For(exercise string) (*Grader, bool) {
 		g = FixUncheckedStatus()
 	case "fix-agent-card-path":
 		g = FixAgentCardPath()
+	case "stdio-client":
+		g = StdioClient()
+	case "fix-session-404":
+		g = FixSession404()
 	default:
 		return nil, false
 	}
