@@ -296,3 +296,62 @@ func TestBrowserConsoleElicitationFormFixtures(t *testing.T) {
 	b.expect("a JSON field that is not JSON says so, and the frame keeps the last JSON",
 		schemaError("untitledMulti")+`.includes("not JSON") && `+composerValue+`.includes('"untitledMulti":["nope"]')`, schemaFormDump)
 }
+
+// TestBrowserOwnMCPSchemaForm: @modelcontextprotocol/server-everything
+// over stdio, a server wirelab did not write: a tool called through the
+// form built from its inputSchema, and its elicitation, whose schema has
+// every kind of field MCP elicitation allows, answered through the form:
+// inputs that fit each format, defaults prefilled, titled enums as lists,
+// a wrong email said beside its field.
+func TestBrowserOwnMCPSchemaForm(t *testing.T) {
+	node, index := everything(t)
+	b := openBrowser(t)
+	b.open("/console/mcp")
+	b.choose("target", "custom-stdio")
+	b.setTo(node + " " + index + " stdio")
+	for _, m := range []struct {
+		name string
+		id   int // the id of its answer; 0 for a notification
+	}{{"initialize", 1}, {"notifications/initialized", 0}, {"tools/list", 2}} {
+		b.choose("template", m.name)
+		b.click("#send")
+		if m.id != 0 {
+			b.waitUntil(m.name+" is answered", rowHas("in", fmt.Sprintf("result (id %d)", m.id)), ownDump)
+		}
+	}
+
+	b.setComposer(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+	b.waitUntil("echo's form shows", `!`+schemaForm+`.hidden && `+schemaControl("message")+` !== null`, schemaFormDump)
+	b.typeInto("message", "through the form")
+	b.waitUntil("the form wrote the argument", composerValue+`.includes('"arguments":{"message":"through the form"}')`, schemaFormDump)
+	b.waitUntil("the form says the arguments are valid",
+		schemaForm+`.querySelector(".schema-status").textContent.includes("valid against the schema")`, schemaFormDump)
+	b.click("#send")
+	b.waitUntil("the tool echoes", saved("Echo: through the form"), ownDump)
+
+	b.setComposer(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"trigger-elicitation-request","arguments":{}}}`)
+	b.click("#send")
+	b.answerRow()
+	b.waitUntil("the answer has its form", `!`+schemaForm+`.hidden && `+schemaControl("email")+` !== null`, schemaFormDump)
+	types := b.text(`["name", "check", "email", "homepage", "birthdate", "integer", "untitledSingleSelectEnum", "titledSingleSelectEnum", "legacyTitledEnum", "untitledMultipleSelectEnum"].map(p => p + ":" + (` +
+		schemaForm + `.querySelector('.schema-field[data-prop="' + p + '"] :is(input, select, textarea)')?.type ?? "none")).join(" ")`)
+	if want := "name:text check:checkbox email:email homepage:url birthdate:date integer:number untitledSingleSelectEnum:select-one titledSingleSelectEnum:select-one legacyTitledEnum:select-one untitledMultipleSelectEnum:textarea"; types != want {
+		t.Errorf("the fields are\n%s\nwant\n%s", types, want)
+	}
+	b.expect("the defaults are prefilled", schemaControl("firstLine")+`.value === "It was a dark and stormy night." && `+schemaControl("integer")+`.value === "42" && `+
+		schemaControl("titledSingleSelectEnum")+`.selectedOptions[0].text === "Superman" && `+schemaControl("legacyTitledEnum")+`.selectedOptions[0].text === "Cats" && `+
+		schemaControl("untitledMultipleSelectEnum")+`.value === '["Guitar"]'`, schemaFormDump)
+
+	b.typeInto("name", "Ada")
+	b.typeInto("email", "ada at example")
+	b.expect("a wrong email is said beside its field", schemaError("email")+`.includes("email")`, schemaFormDump)
+	b.typeInto("email", "ada@example.com")
+	b.text(`((c) => (c.value = "1990-05-17", c.dispatchEvent(new Event("input", { bubbles: true })), ""))(` + schemaControl("birthdate") + `)`)
+	b.choose(b.text(schemaControl("titledSingleSelectEnum")+`.id`), "Wonder Woman")
+	b.waitUntil("the answer holds what the form was given", composerValue+`.includes('"name":"Ada"') && `+composerValue+`.includes('"email":"ada@example.com"') && `+
+		composerValue+`.includes('"birthdate":"1990-05-17"') && `+composerValue+`.includes('"titledSingleSelectEnum":"hero-3"')`, schemaFormDump)
+	b.waitUntil("the form says the answer is valid",
+		schemaForm+`.querySelector(".schema-status").textContent.includes("valid against the schema")`, schemaFormDump)
+	b.click("#send")
+	b.waitUntil("the server took the answer", saved("Email: ada@example.com"), ownDump)
+}
