@@ -265,6 +265,15 @@ func TestBrowserOwnStdioDoctor(t *testing.T) {
 	b.click("#send")
 	b.waitUntil("the doctor names the noise", `[...document.querySelectorAll("#transcript-rows .doctor")].some(d => d.textContent.includes("write logs to stderr"))`, ownDump)
 
+	// A server that answers and then exits has nothing wrong with its
+	// start: its exit gets no diagnosis.
+	b.setTo(`sh -c 'read line; echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"'`)
+	b.click("#send")
+	b.waitUntil("the server answers and exits", `[...document.querySelectorAll("#transcript-rows tr.row[data-dir=note]")].some(r => r.textContent.includes("it exited (exit status 0)"))`, ownDump)
+	if n := b.text(`String(document.querySelectorAll("#transcript-rows .doctor").length)`); n != "1" {
+		t.Errorf("%s diagnoses, want only the noise's", n)
+	}
+
 	b.open("/console/mcp?lang=ru")
 	b.choose("target", "custom-stdio")
 	b.setTo(`sh -c 'echo no config file >&2; exit 3'`)

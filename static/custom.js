@@ -47,6 +47,7 @@ export class OwnServer {
     this.T = o.text;
     this.servers = new Map(); // a server's key -> what it declared
     this.learned = new WeakSet(); // rows already read
+    this.answeredBefore = new WeakMap(); // a stdio server's exit row -> whether it had answered since it started
     this.headersKey = "wirelab.own.headers." + o.slug;
     this.nextID = 900; // ids of the lists the console asks for itself
 
@@ -141,7 +142,9 @@ export class OwnServer {
       this.servers.set(k, s);
     }
     if (r.kind === "exit") {
-      // A stdio server that exited took its session with it.
+      // A stdio server that exited took its session with it; whether it
+      // had answered is the doctor's to read.
+      this.answeredBefore.set(r, s.answered);
       Object.assign(s, { answered: false, initialized: false, version: "" });
       this.learned.add(r);
       return;
@@ -349,7 +352,10 @@ export class OwnServer {
     if (this.o.slug === "a2a" && s && s.endpoint && !/^GET /.test(msg.frame)) {
       const card = urlOf(msg.to);
       const end = urlOf(s.endpoint);
-      if (card && end && card.origin !== end.origin) msg.to = end.origin + end.pathname;
+      if (card && end && card.origin !== end.origin) {
+        msg.to = end.origin + end.pathname;
+        msg.frame = msg.frame.replace(/^(host:[ \t]*)\S+/im, "$1" + end.host);
+      }
     }
     return msg;
   }
@@ -393,7 +399,8 @@ export class OwnServer {
     const request = r.answers ? this.o.rows()[r.answers - 1] : null;
     const u = urlOf(to);
     const host = target === "custom-http" ? (u ? u.host : to) : to;
-    const d = diagnose(r, request, { slug: this.o.slug, version: s.version || "", answered: !!s.answered, host: host });
+    const answered = r.kind === "exit" ? this.answeredBefore.get(r) : s.answered;
+    const d = diagnose(r, request, { slug: this.o.slug, version: s.version || "", answered: !!answered, host: host });
     const words = d && adviceFor(d, this.T.doctor);
     if (!words) return;
     tr.classList.add("row-finding", "row-finding-error", "row-doctor");
