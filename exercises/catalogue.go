@@ -497,6 +497,25 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "mcp-wary-client", Kind: Code, Lesson: "mcp-security",
+			Title: Text{
+				EN: "A wary MCP client: pin, mark, ask",
+				RU: "Осторожный MCP-клиент: закрепить, пометить, спросить",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Print every description whole, as it came, with fmt.Fprintf(out, \"%s\", ...): no cut, no title in its place. Then pin each tool: sha256 of json.Marshal of its definition, whose schemas and annotations come out with their keys sorted.",
+					"Before each call, listTools again and pin the tool anew: a hash that differs from the pin means refuse, print the old and the new description and schema, and exit 3. Do not wait for notifications/tools/list_changed.",
+					"Without --yes, refuse every call, whatever its annotations say, showing the tool and all its arguments; with it, print each result between the marker constants, the error ones when isError is true, and exit 1 then.",
+				},
+				RU: []string{
+					"Печатайте каждое описание целиком, как пришло, через fmt.Fprintf(out, \"%s\", ...): без обрезки и без заголовка вместо него. Затем закрепите каждый инструмент: sha256 от json.Marshal его определения, где схемы и аннотации выходят с ключами по порядку.",
+					"Перед каждым вызовом снова вызовите listTools и закрепите инструмент заново: хеш, не совпавший с закреплённым, значит отказ — напечатайте старое и новое описание и схему и завершитесь с кодом 3. Не ждите notifications/tools/list_changed.",
+					"Без --yes отклоняйте любой вызов, что бы ни говорили аннотации, показывая инструмент и все его аргументы; с ним печатайте каждый результат между константами-метками, а при isError — между метками ошибки, и тогда завершайтесь с кодом 1.",
+				},
+			},
+		},
+		{
 			ID: "frames-a2a-task", Kind: Frame, Lesson: "a2a",
 			Title: Text{
 				EN: "Drive an A2A task through input-required",

@@ -39,6 +39,8 @@ func For(exercise string) (*Grader, bool) {
 		g = StdioClient()
 	case "fix-session-404":
 		g = FixSession404()
+	case "mcp-wary-client":
+		g = MCPWaryClient()
 	default:
 		return nil, false
 	}
