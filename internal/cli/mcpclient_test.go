@@ -63,7 +63,7 @@ func TestClientMCP(t *testing.T) {
 		{name: "http", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, inStdout: wordCount},
 		{name: "http legacy", args: []string{"client", "mcp", "--protocol-version", "2025-11-25", "--url", open.URL + mcp.Endpoint, "word_count", "text=read the wire"}, stdout: legacyWordCount},
 		{name: "http token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "--token", "s3cret", "word_count", "text=read the wire"}, inStdout: wordCount},
-		{name: "http no token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "word_count", "text=x"}, code: 2, inStderr: "HTTP 401 Unauthorized: the server needs a token"},
+		{name: "http no token", args: []string{"client", "mcp", "--url", guarded.URL + mcp.Endpoint, "word_count", "text=x"}, code: 2, inStderr: "names no authorization server (authorization_servers)"},
 		{name: "http nobody there", args: []string{"client", "mcp", "--url", "http://127.0.0.1:1/mcp"}, code: 2, inStderr: "refused"},
 		{name: "elicitation declined without a terminal", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "deploy_service", "service=api", "env=production"}, code: 1, inStderr: "no terminal to ask on, so declined"},
 		{name: "elicitation accepted by flag", args: []string{"client", "mcp", "--url", open.URL + mcp.Endpoint, "--elicit-accept", `{"confirm":true}`, "deploy_service", "service=api", "env=production"}, inStdout: `"status":"deployed"`, inStderr: "wirelab: the server asks: "},
