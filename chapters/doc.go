@@ -5,6 +5,21 @@
 // lesson's address (/learn/<slug>), and a lesson's title is its first
 // level-1 heading.
 //
+// A lesson opens, right under its title, with a lesson block: how long
+// it takes, the earlier lessons to take first (their slugs; none for the
+// first lesson) and two to four things the learner will be able to do,
+// each one line of markdown. The page shows it as a box at the top, and
+// the course map at /learn/ shows the time and the goals. The time and
+// the needs are the same in every language; the goals are translated.
+//
+//	```lesson
+//	minutes: 30
+//	needs: stdio
+//	goals:
+//	- Write a tool call as a raw HTTP `POST` and read its status first.
+//	- Decide between 401 and 403 for a bearer token.
+//	```
+//
 // Besides GitHub's markdown, a lesson has four kinds of fenced block:
 //
 //   - ```frame TARGET is a runnable frame: the page shows it as an

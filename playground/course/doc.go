@@ -6,10 +6,16 @@
 // # What a lesson may hold
 //
 // A lesson is GitHub's markdown (tables, task lists, strikethrough, bare
-// links; raw HTML is not passed through) plus four kinds of fenced
+// links; raw HTML is not passed through) plus five kinds of fenced
 // block, which package [github.com/wirelab/wirelab/chapters] describes
 // for the lessons' authors:
 //
+//   - ```lesson, right under the title: the lesson's time (minutes:), the
+//     earlier lessons to take first (needs:, slugs), and two to four
+//     goals, "- ..." lines of inline markdown (intro.go). Render reads
+//     it into [Rendered].Intro and leaves it out of the HTML; Load checks
+//     that each lesson needed comes before, that every language says the
+//     same time and needs, and puts the box at the top of the lesson.
 //   - ```frame TARGET, a runnable frame: an editable message and a Send
 //     button, in markup that the page's script (static/frames.js) finds
 //     and sends to a live server of TARGET. A frame that names no known

@@ -31,6 +31,13 @@ type labels struct {
 	anchor   string // a heading's "#" link, for screen readers
 	reply    string // above a reply block: the answer a frame gets
 	fromFile string // above code included from the project: "From"
+
+	// A lesson's opening box (Intro).
+	introLabel   string // the box's name, for screen readers
+	minutes      string // the time, with %d for the minutes
+	goals        string // above the goals
+	needs        string // before the lessons to take first
+	needsNothing string // for a lesson that needs none
 }
 
 // labels returns the renderer's strings in a language. One table for
@@ -44,6 +51,12 @@ func (l Lang) labels() labels {
 			anchor:   "Ссылка на этот раздел",
 			reply:    "Что приходит в ответ",
 			fromFile: "Из файла",
+
+			introLabel:   "Об этом уроке",
+			minutes:      "Около %d мин",
+			goals:        "После урока вы сможете:",
+			needs:        "Сначала пройдите:",
+			needsNothing: "Ничего заранее не нужно: с этого урока курс начинается.",
 		}
 	default:
 		return labels{
@@ -51,6 +64,12 @@ func (l Lang) labels() labels {
 			anchor:   "Link to this section",
 			reply:    "What comes back",
 			fromFile: "From",
+
+			introLabel:   "About this lesson",
+			minutes:      "About %d minutes",
+			goals:        "You will be able to:",
+			needs:        "Take first:",
+			needsNothing: "Nothing first: the course starts here.",
 		}
 	}
 }

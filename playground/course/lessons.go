@@ -36,11 +36,21 @@ func Load(fsys fs.FS) (*Lessons, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listing %s lessons: %w", l, err)
 		}
-		for _, name := range names { // fs.Glob sorts, so NN orders them
+		titles := map[string]string{} // of the lessons so far: what a lesson may need
+		for _, name := range names {  // fs.Glob sorts, so NN orders them
 			ls, err := loadLesson(fsys, name, md, l)
 			if err != nil {
 				return nil, err
 			}
+			if in := ls.Intro; in != nil {
+				for _, need := range in.Needs {
+					if _, ok := titles[need]; !ok {
+						return nil, fmt.Errorf("%s: needs %q, which is no lesson before it", name, need)
+					}
+				}
+				ls.HTML = introHTML(in, l.labels(), func(slug string) string { return titles[slug] }) + ls.HTML
+			}
+			titles[ls.Slug] = ls.Title
 			c.byLang[l] = append(c.byLang[l], ls)
 		}
 	}
@@ -48,6 +58,13 @@ func Load(fsys fs.FS) (*Lessons, error) {
 	for _, l := range Langs()[1:] {
 		if got, want := slugs(c.byLang[l]), slugs(c.byLang[first]); got != want {
 			return nil, fmt.Errorf("the %s lessons (%s) are not the %s lessons (%s)", l, got, first, want)
+		}
+		// The time and the lessons to take first are facts about the
+		// lesson, not its words: they are the same in every language.
+		for i, ls := range c.byLang[l] {
+			if got, want := introFacts(ls.Intro), introFacts(c.byLang[first][i].Intro); got != want {
+				return nil, fmt.Errorf("%s/%s: the lesson block says %s; in %s it says %s", l, ls.Slug, got, first, want)
+			}
 		}
 	}
 	return c, nil
@@ -71,6 +88,14 @@ func loadLesson(fsys fs.FS, name string, md *Markdown, l Lang) (Lesson, error) {
 		return Lesson{}, fmt.Errorf("%s: no title: a lesson starts with a line \"# Title\"", name)
 	}
 	return Lesson{Num: n, Slug: slug, Rendered: r}, nil
+}
+
+// introFacts is what an intro says that no translation changes.
+func introFacts(in *Intro) string {
+	if in == nil {
+		return "nothing (no lesson block)"
+	}
+	return fmt.Sprintf("minutes: %d, needs: %s", in.Minutes, strings.Join(in.Needs, ", "))
 }
 
 func slugs(ls []Lesson) string {

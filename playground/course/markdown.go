@@ -142,6 +142,10 @@ type Rendered struct {
 	TOC    []Heading // the level-2 headings, in order
 	Frames []Frame   // the runnable frames, in order
 	HTML   string    // the document without its title: the page shows that
+	// Intro is what a ```lesson block says (see Intro), or nil. Render
+	// leaves the block out of HTML; Load puts the box it makes at the top
+	// of a lesson, once it knows the titles of the lessons it needs.
+	Intro *Intro
 }
 
 // Heading is a heading's id (its anchor) and text.
@@ -194,6 +198,18 @@ func (m *Markdown) Render(src []byte, l Lang) (Rendered, error) {
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
 			switch {
+			case string(n.Language(src)) == "lesson":
+				in, err := parseIntro(blockText(n, src), m.inlineHTML)
+				switch {
+				case err != nil:
+					errs = append(errs, fmt.Errorf("line %d: %w", fenceLine(n, src), err))
+				case out.Intro != nil:
+					errs = append(errs, fmt.Errorf("line %d: a second lesson block; a lesson has one, under its title", fenceLine(n, src)))
+				default:
+					out.Intro = in
+				}
+				figures = append(figures, figure{at: n, node: &htmlNode{}})
+				return ast.WalkSkipChildren, nil
 			case string(n.Language(src)) == "reply":
 				figures = append(figures, figure{at: n, node: replyFigure(n, src, t)})
 				return ast.WalkSkipChildren, nil
