@@ -25,12 +25,6 @@ func newLessonSite(lessons fs.FS) *lessonSite {
 	return &lessonSite{lessons: c}
 }
 
-// list is the list of lessons, /learn/.
-func (l *lessonSite) list(w http.ResponseWriter, r *http.Request) {
-	v := viewFor(w, r)
-	show(w, r, http.StatusOK, courseList(v, l.lessons.In(v.Lang)))
-}
-
 // page is one lesson, /learn/{slug}.
 func (l *lessonSite) page(w http.ResponseWriter, r *http.Request) {
 	v := viewFor(w, r)

@@ -32,7 +32,7 @@ func TestCoursePages(t *testing.T) {
 		want, not    []string
 	}{
 		{"list, English by default", "/learn/", nil, 200,
-			[]string{`<html lang="en">`, "<h1>Course</h1>", `<a href="/learn/mcp-by-hand">`, `<span class="lesson-num">07</span>`,
+			[]string{`<html lang="en">`, "<h1>Course</h1>", `<a href="/learn/mcp-by-hand" title="`, `<span class="lesson-num">07</span>`,
 				`<span class="lesson-title">Talk to an MCP server by hand</span>`, `href="/learn/?lang=ru"`},
 			[]string{"Разговор"}},
 		{"list in Russian", "/learn/?lang=ru", nil, 200,
