@@ -10,6 +10,10 @@ type learnText struct {
 	Passed     string // an exercise's state
 	Tried      string
 	NotStarted string
+
+	Glossary      string // the glossary's title, and its link on the map
+	GlossaryIntro string
+	TaughtIn      string // before the lesson that teaches a term
 }
 
 // learnStrings returns the course map's strings in a language. One
@@ -26,6 +30,10 @@ func learnStrings(l lang) learnText {
 			Passed:     "пройдено",
 			Tried:      "начато",
 			NotStarted: "не начато",
+
+			Glossary:      "Словарь терминов",
+			GlossaryIntro: "Термины курса, каждый в одну строку, со ссылкой на урок, где он объясняется.",
+			TaughtIn:      "Урок:",
 		}
 	default:
 		return learnText{
@@ -36,6 +44,10 @@ func learnStrings(l lang) learnText {
 			Passed:     "passed",
 			Tried:      "tried",
 			NotStarted: "not started",
+
+			Glossary:      "Glossary",
+			GlossaryIntro: "The course's terms, each in one line, with the lesson that teaches it.",
+			TaughtIn:      "Lesson:",
 		}
 	}
 }
