@@ -1,9 +1,13 @@
 package playground
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 	"time"
+
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 
 	"github.com/wirelab/wirelab/exercises/progress"
 )
@@ -50,4 +54,64 @@ func TestBrowserCourseMap(t *testing.T) {
 	b.open("/learn/?lang=ru")
 	b.expect("the Russian map says it in Russian",
 		`document.querySelector("#lesson-http .map-next").innerText === "Следующий урок" && document.querySelector("#lesson-grpc .lesson-time").innerText === "45 мин"`, mapDump)
+}
+
+// searchDump describes the search's results for a failure message.
+const searchDump = `document.getElementById("search-status").innerText + "\n" +
+	[...document.querySelectorAll("#search-results a")].map(a => a.getAttribute("href") + " " + a.innerText).join("\n")`
+
+// TestBrowserSearch types into the search box of the course map: a
+// word from a lesson's text finds its section, in the page's language;
+// every word must be there; a word from nowhere finds nothing and says
+// so; Enter goes to the best result. No request leaves the page while
+// it searches, and the module puts nothing on window.
+func TestBrowserSearch(t *testing.T) {
+	b := openBrowser(t)
+	b.open("/learn/")
+	b.waitUntil("the search box is there", `document.getElementById("course-search") !== null`, `document.body.innerText`)
+	// The browser asks for /favicon.ico by itself, whenever it likes.
+	const resources = `performance.getEntriesByType("resource").map(e => e.name).filter(n => !n.endsWith("/favicon.ico")).join("\n")`
+	before := b.text(resources)
+
+	b.click("#course-search")
+	b.keys("trailers")
+	b.expect("a word from the gRPC lesson finds it first",
+		`document.querySelector("#search-results a")?.getAttribute("href").startsWith("/learn/grpc")`, searchDump)
+	b.expect("the result shows the word marked in a line of its text",
+		`document.querySelector("#search-results .search-snippet mark")?.innerText.toLowerCase() === "trailers"`, searchDump)
+	b.expect("the status counts the places", `/^\d+ places found$/.test(document.getElementById("search-status").innerText)`, searchDump)
+
+	b.text(`(() => { const i = document.getElementById("course-search"); i.value = ""; i.dispatchEvent(new Event("input")); return ""; })()`)
+	b.keys("PKCE verifier")
+	b.expect("two words find only sections with both",
+		`[...document.querySelectorAll("#search-results a")].length > 0 &&
+		 [...document.querySelectorAll("#search-results li")].every(li => /pkce/i.test(li.innerText) || li.querySelector("a").getAttribute("href").includes("#"))`, searchDump)
+	b.expect("the best of them is in the authorization lessons",
+		`/^\/learn\/mcp-(authorization|transports)/.test(document.querySelector("#search-results a").getAttribute("href"))`, searchDump)
+
+	b.text(`(() => { const i = document.getElementById("course-search"); i.value = "zqxj"; i.dispatchEvent(new Event("input")); return ""; })()`)
+	b.expect("a word from nowhere finds nothing, and says so",
+		`document.querySelectorAll("#search-results li").length === 0 && document.getElementById("search-status").innerText === "Nothing found."`, searchDump)
+	if after := b.text(resources); after != before {
+		t.Errorf("searching made requests:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if added := b.text(globalsAdded); added != "" {
+		t.Errorf("search.js put on window: %s", added)
+	}
+
+	b.open("/learn/?lang=ru")
+	b.click("#course-search")
+	b.keys("трейлеры")
+	b.expect("a Russian word finds the Russian lesson's section",
+		`document.querySelector("#search-results a")?.getAttribute("href").startsWith("/learn/grpc") &&
+		 document.getElementById("search-status").innerText.startsWith("Найдено мест: ")`, searchDump)
+	ctx, cancel := context.WithTimeout(b.ctx, browserWait)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(cdppage.LoadEventFired, nil, chromedp.KeyEvent("\r"))); err != nil {
+		t.Fatalf("pressing Enter in the search box and waiting for the lesson: %v%s", err, b.consoleText())
+	}
+	b.expect("Enter goes to the best result", `location.pathname === "/learn/grpc"`, `location.href`)
+	if c := b.consoleText(); c != "" {
+		t.Errorf("the pages complained:%s", c)
+	}
 }

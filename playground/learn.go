@@ -45,6 +45,7 @@ func stateOf(st *progress.State, id string) exerciseState {
 type mapView struct {
 	Lessons []mapLesson
 	Problem string // why the progress file cannot be read, if it cannot
+	Search  []searchEntry
 }
 
 // mapLesson is one lesson on the map.
@@ -116,6 +117,8 @@ func (l *lessonSite) courseMap(x *exerciseSite) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		v := viewFor(w, r)
 		m := newMapView(l.lessons.In(v.Lang), x.state())
+		m.Search = searchIndex(l.lessons.In(v.Lang))
+		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/search.js")
 		show(w, r, http.StatusOK, courseList(v, learnStrings(v.Lang), m))
 	}
 }

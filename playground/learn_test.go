@@ -167,3 +167,42 @@ func TestGoalsTitle(t *testing.T) {
 		t.Errorf("goalsTitle = %q, want %q", got, want)
 	}
 }
+
+// TestSearchIndex checks the index the course map carries for search:
+// every lesson's top and every section of its table of contents, in the
+// page's language only, and the search box and its script on the page.
+func TestSearchIndex(t *testing.T) {
+	c := newLessonSite(chapters.FS).lessons
+	h := New(tools.New(nil), &Options{})
+	for _, l := range allLangs() {
+		idx := searchIndex(c.In(l))
+		have := map[string]bool{}
+		for _, e := range idx {
+			have[e.Lesson+"#"+e.ID] = true
+			if e.Text == "" && e.ID == "" {
+				t.Errorf("%s/%s: the lesson's top has no text", l, e.Lesson)
+			}
+		}
+		for _, ls := range c.In(l) {
+			if !have[ls.Slug+"#"] {
+				t.Errorf("%s/%s: the lesson's top is not in the index", l, ls.Slug)
+			}
+			for _, h := range ls.TOC {
+				if !have[ls.Slug+"#"+h.ID] {
+					t.Errorf("%s/%s: section %s is not in the index", l, ls.Slug, h.ID)
+				}
+			}
+		}
+		body := get(h, "/learn/?lang="+string(l)).Body.String()
+		for _, w := range []string{`<script id="search-index" type="application/json">`, `<input type="search" id="course-search"`,
+			`<script type="module" src="/static/search.js">`, searchStrings(l).Label} {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s map: no %s", l, w)
+			}
+		}
+		other := map[lang]string{en: "Протокол", ru: "Choosing a protocol"}[l]
+		if i := strings.Index(body, `id="search-index"`); i < 0 || strings.Contains(body[i:i+strings.Index(body[i:], "</script>")], other) {
+			t.Errorf("%s map: the index holds another language's text (%q)", l, other)
+		}
+	}
+}

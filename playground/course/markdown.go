@@ -15,6 +15,7 @@ import (
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -146,6 +147,16 @@ type Rendered struct {
 	// leaves the block out of HTML; Load puts the box it makes at the top
 	// of a lesson, once it knows the titles of the lessons it needs.
 	Intro *Intro
+	// Sections are the document's text as plain words, cut at its level-2
+	// and level-3 headings, for search: the first has no heading (the
+	// text above the first one). Code, frames and replies are left out.
+	Sections []Section
+}
+
+// Section is the plain text under one heading, up to the next.
+type Section struct {
+	ID, Heading string // "" for the text above the first heading
+	Text        string
 }
 
 // Heading is a heading's id (its anchor) and text.
@@ -177,6 +188,14 @@ func (m *Markdown) Render(src []byte, l Lang) (Rendered, error) {
 	var anchored []*ast.Heading
 	var title *ast.Heading
 	var figures, captions []figure // blocks to replace (frames, replies, diagrams), and to put a caption before
+	out.Sections = []Section{{}}
+	addText := func(s string) {
+		cur := &out.Sections[len(out.Sections)-1]
+		if cur.Text != "" {
+			cur.Text += " "
+		}
+		cur.Text += strings.TrimSpace(s)
+	}
 	// Nodes are replaced and added only after the walk: changing a tree
 	// while walking it would skip or revisit nodes.
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -194,7 +213,11 @@ func (m *Markdown) Render(src []byte, l Lang) (Rendered, error) {
 			}
 			if (n.Level == 2 || n.Level == 3) && id != "" {
 				anchored = append(anchored, n)
+				out.Sections = append(out.Sections, Section{ID: id, Heading: plainText(n, src)})
 			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Paragraph, *ast.TextBlock, *extast.TableCell:
+			addText(plainText(n, src))
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock:
 			switch {

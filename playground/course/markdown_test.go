@@ -319,3 +319,23 @@ func TestSequenceBlock(t *testing.T) {
 		t.Errorf("a broken diagram renders, or its error does not say where: %v", err)
 	}
 }
+
+// TestSections checks the plain text that search reads: cut at level-2
+// and level-3 headings, paragraphs, list items and table cells in, code,
+// frames and replies out.
+func TestSections(t *testing.T) {
+	src := "# T\n\nFirst *words*.\n\n## One `two`\n\n- an item\n- another\n\n| a | b |\n|---|---|\n| cell | `code` |\n\n" +
+		"```go\nfunc hidden() {}\n```\n\n```frame stdio\n{\"secret\":1}\n```\n\n### Three\n\nLast.\n"
+	r, err := NewMarkdown().Render([]byte(src), English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Section{
+		{Text: "First words."},
+		{ID: "one-two", Heading: "One two", Text: "an item another a b cell code"},
+		{ID: "three", Heading: "Three", Text: "Last."},
+	}
+	if diff := cmp.Diff(want, r.Sections); diff != "" {
+		t.Errorf("sections (-want +got):\n%s", diff)
+	}
+}
