@@ -170,6 +170,7 @@ function start() {
       // input_required result, {{task}} for the A2A task.
       const id = wire.send({ op: "send", target: target, frame: known.fill(input.value) });
       outputs.set(id, frame);
+      revealPredicted(frame);
     };
     button.addEventListener("click", go);
     input.addEventListener("keydown", (e) => {
@@ -178,6 +179,16 @@ function start() {
         go();
       }
     });
+  }
+}
+
+// revealPredicted opens the replies after a frame that asked the reader
+// to predict them (a reply block written "reply predict", folded in a
+// <details>): once the frame is sent, the live answer is on the page
+// anyway, and the promised one goes beside it.
+function revealPredicted(frame) {
+  for (let el = frame.nextElementSibling; el && !el.matches(".frame"); el = el.nextElementSibling) {
+    if (el.matches("details.reply-predict")) el.open = true;
   }
 }
 

@@ -30,6 +30,7 @@ type labels struct {
 	send     string // a runnable frame's button
 	anchor   string // a heading's "#" link, for screen readers
 	reply    string // above a reply block: the answer a frame gets
+	predict  string // on a reply block hidden until asked: predict, then show
 	fromFile string // above code included from the project: "From"
 
 	// A lesson's opening box (Intro).
@@ -50,6 +51,7 @@ func (l Lang) labels() labels {
 			send:     "Отправить",
 			anchor:   "Ссылка на этот раздел",
 			reply:    "Что приходит в ответ",
+			predict:  "Сначала предскажите ответ, потом откройте",
 			fromFile: "Из файла",
 
 			introLabel:   "Об этом уроке",
@@ -63,6 +65,7 @@ func (l Lang) labels() labels {
 			send:     "Send",
 			anchor:   "Link to this section",
 			reply:    "What comes back",
+			predict:  "Predict the answer first, then show it",
 			fromFile: "From",
 
 			introLabel:   "About this lesson",

@@ -320,10 +320,27 @@ type figure struct {
 
 // replyFigure shows a reply block, the answer a frame gets, under a
 // caption that says so. What it shows is checked against the live
-// servers by the tests (TestLessonFrames).
+// servers by the tests (TestLessonFrames). A block written ```reply
+// predict``` asks the reader to predict the answer first: it stays
+// folded until the reader opens it or sends the frame above it
+// (static/frames.js opens it then).
 func replyFigure(n *ast.FencedCodeBlock, src []byte, t labels) *htmlNode {
-	return &htmlNode{html: fmt.Sprintf(`<figure class="reply"><figcaption>%s</figcaption><pre>%s</pre></figure>`+"\n",
-		html.EscapeString(t.reply), escapeText(strings.TrimRight(blockText(n, src), "\n")))}
+	fig := fmt.Sprintf(`<figure class="reply"><figcaption>%s</figcaption><pre>%s</pre></figure>`,
+		html.EscapeString(t.reply), escapeText(strings.TrimRight(blockText(n, src), "\n")))
+	if !predicts(n, src) {
+		return &htmlNode{html: fig + "\n"}
+	}
+	return &htmlNode{html: fmt.Sprintf(`<details class="reply-predict"><summary>%s</summary>%s</details>`+"\n", html.EscapeString(t.predict), fig)}
+}
+
+// predicts says whether a reply block's info string asks for a
+// prediction: "reply predict".
+func predicts(n *ast.FencedCodeBlock, src []byte) bool {
+	if n.Info == nil {
+		return false
+	}
+	words := strings.Fields(string(n.Info.Segment.Value(src)))
+	return len(words) == 2 && words[1] == "predict"
 }
 
 // blockText is the text inside a fenced block.

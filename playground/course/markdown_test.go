@@ -297,6 +297,13 @@ func TestReplyAndInclude(t *testing.T) {
 	if r.HTML != want {
 		t.Errorf("reply block:\n got %s\nwant %s", r.HTML, want)
 	}
+	// A reply to predict first is the same figure, folded under a
+	// summary that asks for the prediction.
+	r = mustRender(t, "```reply predict\nHTTP/1.1 200 OK\n```\n", English)
+	want = `<details class="reply-predict"><summary>Predict the answer first, then show it</summary><figure class="reply"><figcaption>What comes back</figcaption><pre>HTTP/1.1 200 OK</pre></figure></details>` + "\n"
+	if r.HTML != want {
+		t.Errorf("reply block to predict:\n got %s\nwant %s", r.HTML, want)
+	}
 	r = mustRender(t, "```go include=protocols/stdio/server.go:Serve\nfunc Serve() {}\n```\n", English)
 	if !strings.HasPrefix(r.HTML, `<p class="include-source">From <code>protocols/stdio/server.go:Serve</code></p>`) {
 		t.Errorf("an included block has no caption naming its file:\n%s", r.HTML)
