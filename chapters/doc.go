@@ -28,12 +28,16 @@
 //     lesson's frames are sent from one tab, in the order of the text,
 //     so one may rely on what the frames above it did; {{session}} and
 //     {{task}} in a frame stand for the MCP session and the A2A task the
-//     answers so far have named.
+//     answers so far have named, and {{resource}}, {{client_id}},
+//     {{csrf}}, {{code}} and {{access_token}} for the OAuth flow's values
+//     (static/wire.js, WireKnown).
 //   - ```reply shows what the frame above it gets back. It may leave
 //     things out, but not say anything the server does not: the
 //     playground's TestLessonFrames sends every frame of every lesson, in
 //     both languages, to the reference servers and holds every reply
 //     block to the real answer.
+//     ```reply predict is the same, folded until the reader opens it or
+//     sends the frame: for an answer worth predicting first.
 //   - ```sequence is a sequence diagram, "A -> B: message",
 //     "B --> A: answer", "note A: text", drawn as SVG on the server.
 //   - ```go include=PATH:NAME shows code from the project: the
