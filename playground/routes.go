@@ -28,6 +28,8 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 	// A gRPC server's methods, from an uploaded .proto or protoset, or by reflection; and a CA pasted for TLS.
 	mux.HandleFunc("POST /console/grpc/descriptors", grpcDescriptors(hub))
 	mux.HandleFunc("POST /console/schema/check", schemaCheck) // a value against a JSON Schema, for the form over a frame
+	// ?session=ID: what a console's session exchanged, as a tap's recording, to this machine.
+	mux.HandleFunc("GET /console/export", exportRecording(hub))
 	mux.HandleFunc("GET /five-wires", five.page)
 	mux.HandleFunc("GET /taps", tapsPage(hub))            // the running wirelab taps, each opening the console that follows it
 	mux.HandleFunc("POST /taps/open", openRecording(hub)) // a recording opened read only, from this machine
