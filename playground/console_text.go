@@ -76,6 +76,18 @@ type consoleText struct {
 	// server, and the connection doctor's diagnoses (static/custom.js,
 	// static/doctor.js).
 	Own ownText `json:"own"`
+	// ExportRecording labels the transcript's button that downloads the
+	// session as a recording in the tap's format (GET /console/export),
+	// and ExportHelp is its tooltip; ExportNothing and ExportFailed ("%s"
+	// is the playground's reason) say why no file came.
+	ExportRecording string `json:"-"`
+	ExportHelp      string `json:"-"`
+	ExportNothing   string `json:"exportNothing"`
+	ExportFailed    string `json:"exportFailed"`
+	// History heads the frames of one method sent before, kept across
+	// reloads, in the template list (static/history.js): "%s" is the
+	// method, as tools/call, POST /mcp tools/call or pkg.Service/Method.
+	History string `json:"history"`
 }
 
 // followText is every string of the classroom's parts of a page, on the
@@ -237,6 +249,12 @@ func consoleStrings(l lang) consoleText {
 			},
 			Schema: schemaStrings(l),
 			Own:    ownStrings(l),
+
+			ExportRecording: "Скачать запись",
+			ExportHelp:      "Сессия как файл записи wirelab tap: его можно открыть снова (wirelab tap open ФАЙЛ), проверить (wirelab tap check ФАЙЛ) и воспроизвести (wirelab replay ФАЙЛ --against КОМАНДА|URL)",
+			ExportNothing:   "записывать пока нечего: сначала отправьте кадр",
+			ExportFailed:    "запись не получилась: %s",
+			History:         "отправлено раньше: %s",
 		}
 	}
 	return consoleText{
@@ -304,6 +322,12 @@ func consoleStrings(l lang) consoleText {
 		},
 		Schema: schemaStrings(l),
 		Own:    ownStrings(l),
+
+		ExportRecording: "Export recording",
+		ExportHelp:      "The session as a wirelab tap recording file: open it again (wirelab tap open FILE), check it (wirelab tap check FILE) or replay it (wirelab replay FILE --against COMMAND|URL)",
+		ExportNothing:   "nothing to export yet: send a frame first",
+		ExportFailed:    "the export failed: %s",
+		History:         "sent before: %s",
 	}
 }
 
