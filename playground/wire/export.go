@@ -67,12 +67,20 @@ func (h *Hub) Export(id, target, to string) ([]tap.Event, error) {
 			evs = append(evs, ev)
 		}
 	}
-	if target == "" {
-		for _, ev := range evs {
-			if ev.Op == "event" && ev.Dir == "out" && ev.Target != "" {
-				target, to = ev.Target, ev.To
-				break
-			}
+	// The target the caller names, or the first sent to; a custom
+	// target's "to" as named, or else the first it was sent to (the A2A
+	// console sends to the endpoint an agent's card names, not to the
+	// card's URL the page shows).
+	found := false
+	for _, ev := range evs {
+		if ev.Op == "event" && ev.Dir == "out" && ev.Target != "" && (target == "" || target == ev.Target && to == ev.To) {
+			target, to, found = ev.Target, ev.To, true
+			break
+		}
+	}
+	for _, ev := range evs {
+		if !found && ev.Op == "event" && ev.Dir == "out" && ev.Target == target {
+			to, found = ev.To, true
 		}
 	}
 	if target == "" {
