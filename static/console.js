@@ -33,6 +33,7 @@ import { Room } from "./room.js";
 import { GRPCPanel, grpcurlTarget } from "./grpccompose.js";
 import { SchemaForm, inputResult } from "./schemaform.js";
 import { OwnServer } from "./custom.js";
+import { FrameHistory } from "./history.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
 const T = data.text; // the page's strings, in its language
@@ -49,6 +50,7 @@ const el = {
 el.groups.className = "template-groups";
 el.template.closest(".composer-bar").after(el.groups);
 const storeKey = "wirelab.console." + data.slug;
+const frameHistory = new FrameHistory(data.slug); // the frames sent, per method, across reloads
 const watching = data.watch !== "";
 const tapping = /^tap-\d+$/.test(data.watch); // following a tap or an opened recording
 // A follower's socket is its Following's (below), which opens it again
@@ -150,6 +152,7 @@ function listTemplates() {
   });
   if (grpcPanel) grpcPanel.addTemplates(el.template);
   if (own) own.addTemplates(el.template);
+  if (!watching) frameHistory.addTo(el.template, currentTarget(), T.history);
   el.groups.replaceChildren();
   for (const key of groups.keys()) {
     const g = T.groups[key];
@@ -182,7 +185,7 @@ el.to.addEventListener("change", () => {
 });
 el.template.addEventListener("change", () => {
   if (el.template.value === "") return;
-  const declared = (grpcPanel && grpcPanel.templateFrame(el.template.value)) || (own && own.templateFrame(el.template.value));
+  const declared = frameHistory.frame(el.template.value) || (grpcPanel && grpcPanel.templateFrame(el.template.value)) || (own && own.templateFrame(el.template.value));
   const frame = declared || data.templates[Number(el.template.value)].frame;
   el.composer.value = fill(own ? own.adapt(frame) : frame);
   el.template.value = "";
@@ -269,6 +272,7 @@ el.composer.addEventListener("input", () => {
 
 function send() {
   if (watching) return;
+  const typed = el.composer.value; // the history keeps it as typed, its placeholders to fill again
   // What is known goes into the placeholders, in the composer too, so
   // that it shows the frame that went.
   if (fill(el.composer.value) !== el.composer.value) el.composer.value = fill(el.composer.value);
@@ -286,6 +290,8 @@ function send() {
   const msg = { op: "send", target: currentTarget(), frame: grpcPanel ? grpcPanel.encode(frame) : frame };
   if (isCustom()) msg.to = el.to.value.trim();
   sendMessage(msg);
+  frameHistory.remember(typed, currentTarget());
+  listTemplates();
   sendAnyway = false;
   el.send.textContent = T.send;
 }
@@ -743,6 +749,34 @@ el.exportMermaid.addEventListener("click", () => {
   el.mermaidOut.value = sequence.mermaid(transcript.rows.filter((r) => !r.old), { you: T.you });
   el.mermaidOut.select();
   if (navigator.clipboard) navigator.clipboard.writeText(el.mermaidOut.value).catch(() => {});
+});
+
+// ---- the session as a recording in the tap's format (GET /console/export)
+
+let sessionID = ""; // this tab's session, from the playground's hello
+document.addEventListener("wire-session", (e) => {
+  sessionID = e.detail;
+});
+const exportButton = $("export-recording");
+if (exportButton) exportButton.addEventListener("click", async () => {
+  if (!sessionID) {
+    el.status.textContent = T.exportNothing;
+    return;
+  }
+  const q = new URLSearchParams({ session: sessionID, target: currentTarget() });
+  if (isCustom()) q.set("to", el.to.value.trim());
+  try {
+    const r = await fetch("/console/export?" + q);
+    if (!r.ok) {
+      const why = await r.json().catch(() => ({}));
+      el.status.textContent = T.exportFailed.replace("%s", why.error || r.statusText);
+      return;
+    }
+    const named = /filename="([^"]+)"/.exec(r.headers.get("Content-Disposition") || "");
+    download(named ? named[1] : "wirelab-" + data.slug + ".jsonl", "application/x-ndjson", await r.text());
+  } catch (e) {
+    el.status.textContent = T.exportFailed.replace("%s", e.message);
+  }
 });
 
 // ---- history across reloads
