@@ -77,14 +77,13 @@ class Barista {
   async execute(ctx, bus) {
     const { taskId, contextId, userMessage } = ctx;
     const text = textOf(userMessage);
-    const task = ctx.task ?? {
-      id: taskId,
-      contextId,
-      status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
-      artifacts: [],
-      history: [userMessage],
-      metadata: {},
-    };
+    // A task the message continues is working again: a stream that
+    // opened with it still waiting would read as finished, since a
+    // stream ends at an interrupted state.
+    const now = (state) => ({ state, timestamp: new Date().toISOString(), message: undefined });
+    const task = ctx.task
+      ? { ...ctx.task, status: now(TaskState.TASK_STATE_WORKING) }
+      : { id: taskId, contextId, status: now(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: {} };
     bus.publish(AgentEvent.task(task));
     const status = (state, said) => bus.publish(AgentEvent.statusUpdate({
       taskId,
