@@ -1,6 +1,7 @@
 // Package progress remembers, for one learner on one machine, which
-// exercises they passed, how many hints they have seen, and where their
-// workspace is. The command line and the playground share one file.
+// exercises they passed, how many hints they have seen, how they
+// answered each lesson's questions, and where their workspace is. The
+// command line and the playground share one file.
 //
 // The file is rewritten whole on every change, atomically: the new
 // contents go to a temporary file in the same directory, are flushed to
@@ -20,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -40,9 +42,17 @@ const (
 	// very busy disk); a minute is far beyond that, and updates hold the
 	// lock while they sweep, so a live writer is never robbed.
 	staleTemp = time.Minute
-	// formatVersion is written into every file. A file with a newer
-	// version was written by a newer wirelab and is not touched.
-	formatVersion = 1
+	// formatVersion is the newest format this wirelab reads and writes.
+	// A file with a newer version was written by a newer wirelab and is
+	// not touched. Format 2 added the answers to the lessons' questions
+	// (Lessons); a format 1 file is a format 2 file without them, so it
+	// loads as it is.
+	formatVersion = 2
+	// firstVersion is the format of a file that holds nothing format 2
+	// added. Update writes it then, so that an older wirelab, which reads
+	// format 1 only, keeps reading the file of a learner who has answered
+	// no question.
+	firstVersion = 1
 )
 
 // DefaultPath returns where the progress file lives:
@@ -67,6 +77,54 @@ type State struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Exercises is keyed by exercise id.
 	Exercises map[string]Exercise `json:"exercises,omitempty"`
+	// Lessons is keyed by lesson slug: the answers to a lesson's
+	// questions (format 2).
+	Lessons map[string]Lesson `json:"lessons,omitempty"`
+}
+
+// Lesson is the progress on one lesson: the learner's answer to each of
+// its questions, keyed by the question's number in the lesson, from 1
+// ("1", "2", ...; JSON keys are strings).
+type Lesson struct {
+	Answers map[string]Answer `json:"answers,omitempty"`
+}
+
+// Answer is the learner's first answer to one question. Only the first
+// counts: the page explains the right answer once a question is
+// answered, so a second try would measure the explanation, not the
+// learner.
+type Answer struct {
+	Choice int       `json:"choice"` // the choice picked, from 1
+	Right  bool      `json:"right,omitempty"`
+	At     time.Time `json:"at,omitzero"`
+}
+
+// Answers returns the learner's answers to a lesson's questions, keyed
+// by the question's number; none yet is an empty map. The map is the
+// state's own: a caller reads it.
+func (s *State) Answers(lesson string) map[string]Answer {
+	return s.Lessons[lesson].Answers
+}
+
+// Answer records the answer to question q (from 1) of a lesson, unless
+// one is recorded already, and returns the answer that counts: the one
+// recorded before, or this one, answered at now.
+func (s *State) Answer(lesson string, q int, a Answer, now time.Time) Answer {
+	key := strconv.Itoa(q)
+	if old, ok := s.Lessons[lesson].Answers[key]; ok {
+		return old
+	}
+	if s.Lessons == nil {
+		s.Lessons = make(map[string]Lesson)
+	}
+	l := s.Lessons[lesson]
+	if l.Answers == nil {
+		l.Answers = make(map[string]Answer)
+	}
+	a.At = now.UTC().Truncate(time.Second)
+	l.Answers[key] = a
+	s.Lessons[lesson] = l
+	return a
 }
 
 // Exercise is the progress on one exercise.
@@ -193,7 +251,10 @@ func (s *Store) Update(change func(*State) error) error {
 	if err := change(&st); err != nil {
 		return err
 	}
-	st.Version = formatVersion
+	st.Version = firstVersion
+	if len(st.Lessons) > 0 {
+		st.Version = formatVersion
+	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return fmt.Errorf("saving progress: %w", err)

@@ -218,3 +218,102 @@ func TestCorruptMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswers records answers to a lesson's questions and reads them
+// back: the first answer to a question is the one kept.
+func TestAnswers(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	first := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	var kept Answer
+	err := s.Update(func(st *State) error {
+		st.Answer("stdio", 1, Answer{Choice: 2, Right: true}, first)
+		st.Answer("stdio", 3, Answer{Choice: 1}, first)
+		// A second answer to question 3, right this time, changes nothing.
+		kept = st.Answer("stdio", 3, Answer{Choice: 2, Right: true}, first.Add(time.Minute))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Answer{Choice: 1, At: first}); kept != want {
+		t.Errorf("the answer that counts = %+v, want the first, %+v", kept, want)
+	}
+	st, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Answer{"1": {Choice: 2, Right: true, At: first}, "3": {Choice: 1, At: first}}
+	if diff := cmp.Diff(want, st.Answers("stdio")); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if st.Version != 2 {
+		t.Errorf("a file with answers is format %d, want 2", st.Version)
+	}
+	if a := st.Answers("http"); len(a) != 0 {
+		t.Errorf("a lesson never answered: %+v", a)
+	}
+}
+
+// TestFormat1File loads a progress file as wirelab wrote it before the
+// lessons' questions existed: it loads as it is, an update that records
+// no answer keeps it at format 1 (which that older wirelab still reads),
+// and the first answer makes it format 2 and keeps everything else.
+func TestFormat1File(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	// Written as Update writes, keys sorted, so that the bytes can be
+	// compared after an update.
+	old := `{
+  "version": 1,
+  "workspace": "/home/learner/wirelab",
+  "exercises": {
+    "mcp-server": {
+      "hints_shown": 2,
+      "solution_shown": true
+    },
+    "stdio-server": {
+      "passed": true,
+      "passed_at": "2026-11-21T10:00:00Z"
+    }
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(path)
+	st, err := s.Load()
+	if err != nil {
+		t.Fatalf("a format 1 file: %v", err)
+	}
+	wantExercises := map[string]Exercise{
+		"stdio-server": {Passed: true, PassedAt: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)},
+		"mcp-server":   {HintsShown: 2, SolutionShown: true},
+	}
+	if diff := cmp.Diff(wantExercises, st.Exercises); diff != "" {
+		t.Errorf("exercises (-want +got):\n%s", diff)
+	}
+
+	if err := s.Update(func(st *State) error { st.Workspace = "/home/learner/wirelab"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != old {
+		t.Errorf("an update without answers rewrote the file as\n%s\nwant it as it was:\n%s", b, old)
+	}
+
+	if err := s.Update(func(st *State) error {
+		st.Answer("stdio", 1, Answer{Choice: 1, Right: true}, time.Now())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	st, err = s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Version != 2 || len(st.Answers("stdio")) != 1 || st.Workspace != "/home/learner/wirelab" {
+		t.Errorf("after the first answer: version %d, answers %+v, workspace %q", st.Version, st.Answers("stdio"), st.Workspace)
+	}
+	if diff := cmp.Diff(wantExercises, st.Exercises); diff != "" {
+		t.Errorf("exercises after the first answer (-want +got):\n%s", diff)
+	}
+}
