@@ -63,7 +63,7 @@ func TestLessonsAreNamedAndTitled(t *testing.T) {
 // block is what the tests read in a lesson: a level-2 heading, a frame
 // and its reply, a json block, a diagram or included code, with its line.
 type block struct {
-	Kind    string // "section", "frame", "reply", "json", "sequence" or "include"
+	Kind    string // "section", "frame", "reply", "json", "quiz", "sequence" or "include"
 	Target  string // a frame's target; an include's info string
 	Content string
 	Line    int
@@ -98,6 +98,10 @@ func blocks(src []byte) []block {
 				out = append(out, block{Kind: "json", Content: b.String(), Line: line})
 			case info[0] == "reply":
 				out = append(out, block{Kind: "reply", Content: b.String(), Line: line})
+			case info[0] == "quiz":
+				// Its words are translated; its shape is not: as many
+				// questions, as many choices, the same one right.
+				out = append(out, block{Kind: "quiz", Content: quizShape(b.String()), Line: line})
 			case info[0] == "sequence":
 				// Its names and labels are translated: only its place counts.
 				out = append(out, block{Kind: "sequence", Line: line})
@@ -110,12 +114,26 @@ func blocks(src []byte) []block {
 	return out
 }
 
+// quizShape is a quiz block's marks, line by line ("?-+-=?+-="): which
+// lines are questions, which choices are wrong and right, where the
+// explanations are.
+func quizShape(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteByte(line[0])
+		}
+	}
+	return b.String()
+}
+
 func lineOf(src []byte, offset int) int { return bytes.Count(src[:offset], []byte("\n")) + 1 }
 
 // TestLanguagesMatch checks that every translation has the sections of
 // the English lesson and exactly its frames, replies, messages and
 // included code, and its diagrams in the same places: the wire is the
-// same in every language.
+// same in every language. So are the questions: as many, each with as
+// many choices and the same one right.
 func TestLanguagesMatch(t *testing.T) {
 	for _, name := range lessonFiles(t, "en") {
 		shape := func(lang string) []block {

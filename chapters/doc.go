@@ -20,7 +20,7 @@
 //	- Decide between 401 and 403 for a bearer token.
 //	```
 //
-// Besides GitHub's markdown, a lesson has four kinds of fenced block:
+// Besides GitHub's markdown, a lesson has five kinds of fenced block:
 //
 //   - ```frame TARGET is a runnable frame: the page shows it as an
 //     editable message with a Send button that goes to a live server
@@ -38,6 +38,16 @@
 //     block to the real answer.
 //     ```reply predict is the same, folded until the reader opens it or
 //     sends the frame: for an answer worth predicting first.
+//   - ```quiz is the lesson's questions, at its end, under "Check
+//     yourself": three to five, each a question, its choices and a line
+//     that explains the answer, one line each; "+" marks the right
+//     choice. The page asks them one by one and the server says whether
+//     an answer is right, then explains; the learner's first answer to
+//     each is kept in their progress and counted on the course map.
+//     Every language asks the same questions with the same right choice.
+//     A line starts with "? " (a question), "- " (a wrong choice), "+ "
+//     (the right one) or "= " (the explanation); package
+//     playground/course has an example (Question).
 //   - ```sequence is a sequence diagram, "A -> B: message",
 //     "B --> A: answer", "note A: text", drawn as SVG on the server.
 //   - ```go include=PATH:NAME shows code from the project: the

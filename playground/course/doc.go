@@ -6,7 +6,7 @@
 // # What a lesson may hold
 //
 // A lesson is GitHub's markdown (tables, task lists, strikethrough, bare
-// links; raw HTML is not passed through) plus five kinds of fenced
+// links; raw HTML is not passed through) plus six kinds of fenced
 // block, which package [github.com/wirelab/wirelab/chapters] describes
 // for the lessons' authors:
 //
@@ -23,6 +23,12 @@
 //     a Send button that cannot work.
 //   - ```reply, what the frame above it gets back, shown under a caption
 //     that says so.
+//   - ```quiz, a few questions on the lesson, each with its choices, the
+//     right one marked, and a line that explains it (quiz.go). Render
+//     reads them into [Rendered].Quiz and shows them as forms without
+//     the answers, which only the server tells, once a question is
+//     answered; Load checks that every language asks as many questions
+//     with the same right choices.
 //   - ```sequence, a sequence diagram ("A -> B: message",
 //     "B --> A: answer", "note A: text"), drawn here as inline SVG whose
 //     colours come from static/lesson.css (diagram.go).

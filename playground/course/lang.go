@@ -39,6 +39,15 @@ type labels struct {
 	goals        string // above the goals
 	needs        string // before the lessons to take first
 	needsNothing string // for a lesson that needs none
+
+	// A lesson's questions (quizHTML); static/quiz.js writes the verdicts
+	// and the score.
+	quiz        string // the questions' name, for screen readers
+	answer      string // a question's button
+	quizRight   string // the verdict on a right answer
+	quizWrong   string // on a wrong one; the right one is marked
+	quizScore   string // the score: {right} of {questions} right
+	quizUnsaved string // after the score, on a page that keeps answers in the browser
 }
 
 // labels returns the renderer's strings in a language. One table for
@@ -59,6 +68,13 @@ func (l Lang) labels() labels {
 			goals:        "После урока вы сможете:",
 			needs:        "Сначала пройдите:",
 			needsNothing: "Ничего заранее не нужно: с этого урока курс начинается.",
+
+			quiz:        "Вопросы по уроку",
+			answer:      "Ответить",
+			quizRight:   "Верно.",
+			quizWrong:   "Неверно. Правильный ответ отмечен.",
+			quizScore:   "Верных ответов: {right} из {questions}",
+			quizUnsaved: "(ответы хранятся только в этом браузере)",
 		}
 	default:
 		return labels{
@@ -73,6 +89,13 @@ func (l Lang) labels() labels {
 			goals:        "You will be able to:",
 			needs:        "Take first:",
 			needsNothing: "Nothing first: the course starts here.",
+
+			quiz:        "Questions on the lesson",
+			answer:      "Answer",
+			quizRight:   "Right.",
+			quizWrong:   "Not quite. The right answer is marked.",
+			quizScore:   "{right} of {questions} right",
+			quizUnsaved: "(answers are kept in this browser only)",
 		}
 	}
 }

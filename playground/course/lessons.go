@@ -65,6 +65,12 @@ func Load(fsys fs.FS) (*Lessons, error) {
 			if got, want := introFacts(ls.Intro), introFacts(c.byLang[first][i].Intro); got != want {
 				return nil, fmt.Errorf("%s/%s: the lesson block says %s; in %s it says %s", l, ls.Slug, got, first, want)
 			}
+			// The questions too: progress keeps an answer by the
+			// question's and the choice's numbers, whatever the language
+			// it was given in.
+			if got, want := quizFacts(ls.Quiz), quizFacts(c.byLang[first][i].Quiz); got != want {
+				return nil, fmt.Errorf("%s/%s: the quiz has %s; in %s it has %s", l, ls.Slug, got, first, want)
+			}
 		}
 	}
 	return c, nil
@@ -96,6 +102,22 @@ func introFacts(in *Intro) string {
 		return "nothing (no lesson block)"
 	}
 	return fmt.Sprintf("minutes: %d, needs: %s", in.Minutes, strings.Join(in.Needs, ", "))
+}
+
+// quizFacts is what a quiz says that no translation changes: how many
+// questions, how many choices each has and which one is right.
+func quizFacts(qs []Question) string {
+	if len(qs) == 0 {
+		return "no questions"
+	}
+	var s []string
+	for i, q := range qs {
+		s = append(s, fmt.Sprintf("%d: choice %d of %d right", i+1, q.Right, len(q.Choices)))
+	}
+	if len(qs) == 1 {
+		return "1 question (" + s[0] + ")"
+	}
+	return fmt.Sprintf("%d questions (%s)", len(qs), strings.Join(s, "; "))
 }
 
 func slugs(ls []Lesson) string {

@@ -147,6 +147,10 @@ type Rendered struct {
 	// leaves the block out of HTML; Load puts the box it makes at the top
 	// of a lesson, once it knows the titles of the lessons it needs.
 	Intro *Intro
+	// Quiz is the questions of a ```quiz block, in order, with their
+	// answers (see Question), or nil. The HTML shows them without the
+	// answers.
+	Quiz []Question
 	// Sections are the document's text as plain words, cut at its level-2
 	// and level-3 headings, for search: the first has no heading (the
 	// text above the first one). Code, frames and replies are left out.
@@ -232,6 +236,18 @@ func (m *Markdown) Render(src []byte, l Lang) (Rendered, error) {
 					out.Intro = in
 				}
 				figures = append(figures, figure{at: n, node: &htmlNode{}})
+				return ast.WalkSkipChildren, nil
+			case string(n.Language(src)) == "quiz":
+				qs, err := parseQuiz(blockText(n, src), fenceLine(n, src)+1, m.inlineHTML)
+				switch {
+				case err != nil:
+					errs = append(errs, err)
+				case out.Quiz != nil:
+					errs = append(errs, fmt.Errorf("line %d: a second quiz block; a lesson asks its questions in one", fenceLine(n, src)))
+				default:
+					out.Quiz = qs
+					figures = append(figures, figure{at: n, node: &htmlNode{html: quizHTML(qs, t)}})
+				}
 				return ast.WalkSkipChildren, nil
 			case string(n.Language(src)) == "reply":
 				figures = append(figures, figure{at: n, node: replyFigure(n, src, t)})
