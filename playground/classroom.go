@@ -98,7 +98,8 @@ func newClassroomSite(c *Classroom, h *wire.Hub) *classroomSite {
 // page without it is sent to the join page, anything else (a script's
 // request, the websocket) is answered 401. A follower may then GET every
 // page but the instructor's (the dashboard), and POST only what a
-// follower's pages post: the join, a check, what it reports.
+// follower's pages post: the join, a check, an answer to a lesson's
+// question, what it reports.
 func (c *classroomSite) access(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if wire.IsLocalPeer(r) || r.URL.Path == "/join" ||
@@ -170,6 +171,8 @@ func followerMayNot(r *http.Request) string {
 			return ""
 		case strings.HasPrefix(p, "/exercises/") && strings.HasSuffix(p, "/check"):
 			return "" // a check reads the follower's own transcript and saves nothing (exerciseSite.save)
+		case strings.HasPrefix(p, "/learn/") && strings.HasSuffix(p, "/quiz"):
+			return "" // an answer is checked; the follower's page keeps it, nothing is saved here (quiz.go)
 		}
 	}
 	return "in the classroom, only the instructor's machine may do this; a follower may read every page, " +

@@ -46,6 +46,9 @@ type mapView struct {
 	Lessons []mapLesson
 	Problem string // why the progress file cannot be read, if it cannot
 	Search  []searchEntry
+	// Kept is where the answers to the lessons' questions are kept:
+	// "progress" (the file, for a page on this machine) or "browser".
+	Kept string
 }
 
 // mapLesson is one lesson on the map.
@@ -53,6 +56,11 @@ type mapLesson struct {
 	*course.Lesson
 	Exercises []mapExercise
 	Next      bool // the lesson to take next
+	// Quiz counts the answers to the lesson's questions that progress
+	// holds: nil for a lesson without questions, and all zero but
+	// Questions for a page whose answers are kept in its browser
+	// (Kept), which static/quiz.js counts there.
+	Quiz *quizScore
 }
 
 // mapExercise is one exercise on the map, with its state.
@@ -62,13 +70,23 @@ type mapExercise struct {
 }
 
 // newMapView puts the lessons of one language and the learner's progress
-// together.
-func newMapView(lessons []course.Lesson, l loaded) mapView {
-	v := mapView{Problem: l.Problem}
+// together. kept says where the answers to the lessons' questions are
+// kept: "progress", l's, or "browser", which the map counts in the
+// page.
+func newMapView(lessons []course.Lesson, l loaded, kept string) mapView {
+	v := mapView{Problem: l.Problem, Kept: kept}
 	bySlug := map[string]int{}
 	for i := range lessons {
 		bySlug[lessons[i].Slug] = i
-		v.Lessons = append(v.Lessons, mapLesson{Lesson: &lessons[i]})
+		ml := mapLesson{Lesson: &lessons[i]}
+		if qs := lessons[i].Quiz; len(qs) > 0 {
+			s := quizScore{Questions: len(qs)}
+			if kept == "progress" {
+				s = scoreOf(l.State.Answers(lessons[i].Slug), qs)
+			}
+			ml.Quiz = &s
+		}
+		v.Lessons = append(v.Lessons, ml)
 	}
 	for _, e := range exercises.List() {
 		if i, ok := bySlug[e.Lesson]; ok {
@@ -83,14 +101,18 @@ func newMapView(lessons []course.Lesson, l loaded) mapView {
 
 // nextLesson is the index of the lesson to take next, or -1 when the
 // course is done. The learner's place is the last lesson where they have
-// been at an exercise: that lesson while one of its exercises is not
-// passed, the one after it once all are. A learner who has been at none
-// starts at the first lesson. Lessons are not marked as read, so a
-// lesson without exercises is passed over only once a later lesson's
-// exercise is begun.
+// been at an exercise or answered a question: that lesson while one of
+// its exercises is not passed or one of its questions not answered, the
+// one after it once all are. A learner who has been at none starts at
+// the first lesson. Lessons are not marked as read, so a lesson is
+// passed over without its questions answered only once a later lesson's
+// exercise or question is begun.
 func nextLesson(ls []mapLesson) int {
 	last := -1
 	for i, l := range ls {
+		if l.Quiz != nil && l.Quiz.Answered > 0 {
+			last = i
+		}
 		for _, e := range l.Exercises {
 			if e.State != notStarted {
 				last = i
@@ -99,6 +121,9 @@ func nextLesson(ls []mapLesson) int {
 	}
 	if last < 0 {
 		return 0
+	}
+	if q := ls[last].Quiz; q != nil && q.Answered < q.Questions {
+		return last
 	}
 	for _, e := range ls[last].Exercises {
 		if e.State != passed {
@@ -112,13 +137,20 @@ func nextLesson(ls []mapLesson) int {
 }
 
 // courseMap serves /learn/: the map of the course, with the learner's
-// progress as x reads it.
+// progress as x reads it. The answers to the lessons' questions are
+// counted from it for a page on this machine; a page from another
+// machine, a classroom follower's, counts those its own browser keeps.
 func (l *lessonSite) courseMap(x *exerciseSite) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		v := viewFor(w, r)
-		m := newMapView(l.lessons.In(v.Lang), x.state())
+		kept := "browser"
+		if x.keepsProgress(r) {
+			kept = "progress"
+		}
+		m := newMapView(l.lessons.In(v.Lang), x.state(), kept)
 		m.Search = searchIndex(l.lessons.In(v.Lang))
-		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/search.js")
+		// quiz.js counts the answers a browser keeps.
+		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/search.js", "/static/quiz.js")
 		show(w, r, http.StatusOK, courseList(v, learnStrings(v.Lang), m))
 	}
 }

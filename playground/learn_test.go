@@ -49,6 +49,29 @@ func TestNextLesson(t *testing.T) {
 			}
 		})
 	}
+	// The answers to a lesson's questions place the learner as its
+	// exercises do: a lesson answered in part is the one to take; one
+	// answered whole, with its exercises passed, hands on to the next.
+	quiz := func(answered, of int) *quizScore { return &quizScore{Answered: answered, Questions: of} }
+	for _, tt := range []struct {
+		name    string
+		lessons []mapLesson
+		want    int
+	}{
+		{"questions answered in part keep their lesson", []mapLesson{{Quiz: quiz(4, 4)}, {Quiz: quiz(2, 4)}, {Quiz: quiz(0, 3)}}, 1},
+		{"all answered: the lesson after", []mapLesson{{Quiz: quiz(4, 4)}, {Quiz: quiz(0, 3)}}, 1},
+		{"all answered, an exercise not passed", []mapLesson{{Quiz: quiz(4, 4), Exercises: ex(tried)}, {Quiz: quiz(0, 3)}}, 0},
+		{"a later answer moves the place on", []mapLesson{{Exercises: ex(notStarted)}, {Quiz: quiz(1, 3)}}, 1},
+		{"none answered: the first lesson", []mapLesson{{Quiz: quiz(0, 4)}, {Quiz: quiz(0, 3)}}, 0},
+		{"the last lesson answered: nothing next", []mapLesson{{Quiz: quiz(0, 4)}, {Quiz: quiz(3, 3)}}, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ls := tt.lessons
+			if got := nextLesson(ls); got != tt.want {
+				t.Errorf("nextLesson = %d, want %d", got, tt.want)
+			}
+		})
+	}
 }
 
 // TestStateOf checks how the progress file's record of an exercise

@@ -1,5 +1,10 @@
 package playground
 
+import (
+	"strconv"
+	"strings"
+)
+
 // learnText is every string of the course map and the glossary that the
 // pages' shared strings (uiText) do not have, in one language.
 type learnText struct {
@@ -10,6 +15,10 @@ type learnText struct {
 	Passed     string // an exercise's state
 	Tried      string
 	NotStarted string
+	// A lesson's questions, with {right} and {questions} to fill in:
+	// once some are answered, and before.
+	QuizScore string
+	QuizNone  string
 
 	Glossary      string // the glossary's title, and its link on the map
 	GlossaryIntro string
@@ -30,6 +39,8 @@ func learnStrings(l lang) learnText {
 			Passed:     "пройдено",
 			Tried:      "начато",
 			NotStarted: "не начато",
+			QuizScore:  "вопросы: верно {right} из {questions}",
+			QuizNone:   "вопросы: {questions}, ответов пока нет",
 
 			Glossary:      "Словарь терминов",
 			GlossaryIntro: "Термины курса, каждый в одну строку, со ссылкой на урок, где он объясняется.",
@@ -44,6 +55,8 @@ func learnStrings(l lang) learnText {
 			Passed:     "passed",
 			Tried:      "tried",
 			NotStarted: "not started",
+			QuizScore:  "questions: {right} of {questions} right",
+			QuizNone:   "questions: {questions}, none answered yet",
 
 			Glossary:      "Glossary",
 			GlossaryIntro: "The course's terms, each in one line, with the lesson that teaches it.",
@@ -61,4 +74,10 @@ func (t learnText) stateName(s exerciseState) string {
 		return t.Tried
 	}
 	return t.NotStarted
+}
+
+// quizWords fills a score's words: {right} and {questions}. static/quiz.js
+// fills the same words the same way.
+func quizWords(words string, s quizScore) string {
+	return strings.NewReplacer("{right}", strconv.Itoa(s.Right), "{questions}", strconv.Itoa(s.Questions)).Replace(words)
 }

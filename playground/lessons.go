@@ -25,15 +25,23 @@ func newLessonSite(lessons fs.FS) *lessonSite {
 	return &lessonSite{lessons: c}
 }
 
-// page is one lesson, /learn/{slug}.
-func (l *lessonSite) page(w http.ResponseWriter, r *http.Request) {
-	v := viewFor(w, r)
-	prev, cur, next := l.lessons.Find(v.Lang, r.PathValue("slug"))
-	if cur == nil {
-		show(w, r, http.StatusNotFound, lessonNotFound(v, r.PathValue("slug")))
-		return
+// page is one lesson, /learn/{slug}, with the answers to its questions
+// that x's progress holds, for a page on this machine.
+func (l *lessonSite) page(x *exerciseSite) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v := viewFor(w, r)
+		prev, cur, next := l.lessons.Find(v.Lang, r.PathValue("slug"))
+		if cur == nil {
+			show(w, r, http.StatusNotFound, lessonNotFound(v, r.PathValue("slug")))
+			return
+		}
+		var quiz *quizState
+		if len(cur.Quiz) > 0 {
+			s := x.quizStateOf(r, cur.Slug, cur.Quiz)
+			quiz = &s
+		}
+		show(w, r, http.StatusOK, lessonPage(v, cur, prev, next, quiz))
 	}
-	show(w, r, http.StatusOK, lessonPage(v, cur, prev, next))
 }
 
 // lessonHref is the address of a lesson.

@@ -19,7 +19,8 @@ func routes(hub *wire.Hub, home *homeSite, lessons *lessonSite, consoles *consol
 	mux.Handle("GET /learn", http.RedirectHandler("/learn/", http.StatusMovedPermanently))
 	mux.HandleFunc("GET /learn/{$}", lessons.courseMap(x))      // the course map: the lessons in order, with progress
 	mux.HandleFunc("GET /learn/glossary", lessons.glossaryPage) // the course's terms, each linked to its lesson
-	mux.HandleFunc("GET /learn/{slug}", lessons.page)           // one lesson, with its contents and its neighbours
+	mux.HandleFunc("GET /learn/{slug}", lessons.page(x))        // one lesson, with its contents and its neighbours
+	mux.HandleFunc("POST /learn/{slug}/quiz", lessons.quiz(x))  // an answer to a lesson's question, checked, kept for this machine
 
 	// The wire consoles, and the same call over five wires.
 	mux.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))

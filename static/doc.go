@@ -18,6 +18,7 @@
 //	classroom.js   the instructor's classroom dashboard, live (entry)
 //	taps.js        the taps page, kept current (entry)
 //	search.js      search over the lessons, on the course map (entry)
+//	quiz.js        a lesson's questions, and their count on the course map (entry)
 //
 // A page lists only its entry modules, as <script type="module">, and
 // each module imports what it uses; nothing is shared through window.
