@@ -12,6 +12,7 @@
 //	room.js        a classroom follower's bar: where it is, progress if shared
 //	console.js     a wire console (entry)
 //	schemaform.js  a form beside a console's frame, from a JSON Schema it has seen
+//	history.js     the frames a console sent, per method, kept across reloads
 //	frames.js      a lesson's runnable frames and its part in a classroom (entry)
 //	fivewires.js   the five-wires page (entry), with verdict.js
 //	exercise.js    an exercise's Check (entry)
