@@ -6,6 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/wirelab/wirelab/chapters"
 )
 
 const twoQuestions = "# Quiz\n\n## Check yourself\n\n```quiz\n" +
@@ -127,5 +129,26 @@ func TestQuizLanguagesMatch(t *testing.T) {
 				t.Errorf("Load = %v, want an error with %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestEveryLessonAsks: every lesson of the course, in every language,
+// ends with three to five questions, as its "Check yourself".
+func TestEveryLessonAsks(t *testing.T) {
+	c, err := Load(chapters.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range Langs() {
+		for _, ls := range c.In(l) {
+			if n := len(ls.Quiz); n < 3 || n > 5 {
+				t.Errorf("%s/%s asks %d questions, want 3 to 5", l, ls.Slug, n)
+			}
+			for i, q := range ls.Quiz {
+				if len(q.Choices) < 3 {
+					t.Errorf("%s/%s: question %d has %d choices; a guess should not be right half the time", l, ls.Slug, i+1, len(q.Choices))
+				}
+			}
+		}
 	}
 }
