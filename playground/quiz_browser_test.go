@@ -76,3 +76,33 @@ func TestBrowserQuiz(t *testing.T) {
 		t.Errorf("the pages complained:%s", c)
 	}
 }
+
+// TestBrowserQuizKeptInBrowser answers questions on a page whose answers
+// are not the progress file's, as a classroom follower's page is (here
+// a playground that keeps no progress, which the page is told the same
+// way): the answers are kept in the browser, shown again on reloading
+// with the explanation the server gives again, and counted on the map
+// from there.
+func TestBrowserQuizKeptInBrowser(t *testing.T) {
+	qs := stdioQuiz(t, course.English)
+	b := openBrowserWith(t, nil)
+	b.open("/learn/stdio")
+	b.expect("the page keeps its answers in the browser",
+		`JSON.parse(document.getElementById("quiz-state").textContent).kept === "browser"`, quizDump)
+	b.click(fmt.Sprintf(`.quiz-question[data-question="3"] input[value="%d"]`, wrongChoice(qs[2])))
+	b.click(`.quiz-question[data-question="3"] .quiz-answer`)
+	b.waitUntil("question 3 is answered wrong", `document.querySelector('.quiz-question[data-question="3"]').classList.contains("is-wrong")`, quizDump)
+	b.expect("the score says where the answers are kept",
+		fmt.Sprintf(`document.querySelector(".quiz-score").innerText === "0 of %d right (answers are kept in this browser only)"`, len(qs)), quizDump)
+	b.open("/learn/stdio")
+	b.waitUntil("the answer is shown again, with its explanation", fmt.Sprintf(
+		`document.querySelector('.quiz-question[data-question="3"]').classList.contains("is-wrong") &&
+		 document.querySelector('.quiz-question[data-question="3"] .quiz-why')?.innerHTML === %s`, jsString(qs[2].Explain)), quizDump)
+	b.open("/learn/")
+	b.expect("the map counts the browser's answers", fmt.Sprintf(
+		`document.querySelector("#lesson-stdio .map-quiz").dataset.kept === "browser" &&
+		 document.querySelector("#lesson-stdio .map-quiz").innerText === "questions: 0 of %d right"`, len(qs)), mapDump)
+	if c := b.consoleText(); c != "" {
+		t.Errorf("the pages complained:%s", c)
+	}
+}
