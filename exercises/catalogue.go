@@ -197,7 +197,7 @@ func List() []Exercise {
 			},
 		},
 		{
-			ID: "frames-grpc-deadline", Kind: Frame, Lesson: "grpc",
+			ID: "frames-grpc-deadline", Kind: Frame, Lesson: "grpc-production",
 			Title: Text{
 				EN: "Run out of time: DEADLINE_EXCEEDED",
 				RU: "Не уложиться в срок: DEADLINE_EXCEEDED",
@@ -216,7 +216,7 @@ func List() []Exercise {
 			},
 		},
 		{
-			ID: "grpc-server", Kind: Code, Lesson: "grpc",
+			ID: "grpc-server", Kind: Code, Lesson: "grpc-production",
 			Title: Text{
 				EN: "A gRPC server with deadlines and metadata auth",
 				RU: "gRPC-сервер с дедлайнами и авторизацией через метаданные",

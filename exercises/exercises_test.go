@@ -15,7 +15,7 @@ import (
 )
 
 func TestCatalogue(t *testing.T) {
-	lessons := map[string]bool{"stdio": true, "http": true, "grpc": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "mcp-authorization": true, "debugging-a-real-host": true, "mcp-security": true, "a2a": true, "mcp": true, "mcp-transports": true, "choosing": true}
+	lessons := map[string]bool{"stdio": true, "http": true, "grpc-production": true, "versions": true, "mcp-by-hand": true, "mcp-clients": true, "mcp-stateless": true, "mcp-authorization": true, "debugging-a-real-host": true, "mcp-security": true, "a2a": true, "mcp": true, "mcp-transports": true, "choosing": true}
 	seen := map[string]bool{}
 	kinds := map[Kind]int{}
 	for _, e := range List() {

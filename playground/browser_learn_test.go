@@ -42,9 +42,9 @@ func TestBrowserCourseMap(t *testing.T) {
 	b.expect("each exercise shows its state",
 		`document.querySelector('#lesson-stdio a[href="/exercises/stdio-server"]').dataset.state === "passed" &&
 		 document.querySelector('#lesson-http a[href="/exercises/frames-http-auth"]').dataset.state === "tried" &&
-		 document.querySelector('#lesson-grpc a[href="/exercises/grpc-server"]').dataset.state === "not-started"`, mapDump)
+		 document.querySelector('#lesson-grpc-production a[href="/exercises/grpc-server"]').dataset.state === "not-started"`, mapDump)
 	b.expect("a lesson's time shows beside its title",
-		`document.querySelector("#lesson-grpc .lesson-time").innerText === "45 min"`, mapDump)
+		`document.querySelector("#lesson-grpc .lesson-time").innerText === "25 min"`, mapDump)
 	b.expect("its goals are its link's tooltip and are shown below it",
 		`document.querySelector("#lesson-grpc > a").title.startsWith("• Send an ExecuteTool call") &&
 		 document.querySelector("#lesson-grpc .map-goals").offsetHeight > 0`, mapDump)
@@ -53,7 +53,7 @@ func TestBrowserCourseMap(t *testing.T) {
 
 	b.open("/learn/?lang=ru")
 	b.expect("the Russian map says it in Russian",
-		`document.querySelector("#lesson-http .map-next").innerText === "Следующий урок" && document.querySelector("#lesson-grpc .lesson-time").innerText === "45 мин"`, mapDump)
+		`document.querySelector("#lesson-http .map-next").innerText === "Следующий урок" && document.querySelector("#lesson-grpc .lesson-time").innerText === "25 мин"`, mapDump)
 }
 
 // searchDump describes the search's results for a failure message.

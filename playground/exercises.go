@@ -49,6 +49,8 @@ func consoleOf(lesson string) string {
 	switch lesson {
 	case "mcp-by-hand", "mcp-clients", "mcp-stateless":
 		return "mcp"
+	case "grpc-production":
+		return "grpc"
 	}
 	return lesson
 }

@@ -16,7 +16,7 @@ import (
 // The steps may come in any order, since no request depends on another:
 // that is what the exercise shows. They are judged on mcp-stdio, where a
 // session is one run of the server; over mcp-http a 2026-07-28 request
-// also needs its headers, which lesson 10 covers.
+// also needs its headers, which lesson 11 covers.
 
 // statelessRevision is the revision the exercise is about.
 const statelessRevision = "2026-07-28"
