@@ -366,6 +366,23 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "fix-initialized", Kind: Code, Lesson: "mcp-clients",
+			Title: Text{
+				EN: "Fix it: the notification nobody sent",
+				RU: "Исправьте: уведомление, которое никто не отправил",
+			},
+			Hints: Hints{
+				EN: []string{
+					"Read run from the top and count the messages the client writes before tools/list. How many does the lifecycle say open a session?",
+					`After the answer to initialize, send notifications/initialized: a notification, with no "id" at all. The session already has a method that sends one.`,
+				},
+				RU: []string{
+					"Прочитайте run сверху и сосчитайте сообщения, которые клиент пишет до tools/list. Сколькими сообщениями, по правилам жизненного цикла, открывается сессия?",
+					`После ответа на initialize отправьте notifications/initialized — уведомление, без поля "id" вообще. У session уже есть метод, который его отправляет.`,
+				},
+			},
+		},
+		{
 			ID: "fix-session-404", Kind: Code, Lesson: "mcp-transports",
 			Title: Text{
 				EN: "Fix it: 400 or 404 for a session",

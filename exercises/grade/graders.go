@@ -41,6 +41,8 @@ func For(exercise string) (*Grader, bool) {
 		g = FixSession404()
 	case "mcp-wary-client":
 		g = MCPWaryClient()
+	case "fix-initialized":
+		g = FixInitialized()
 	default:
 		return nil, false
 	}
