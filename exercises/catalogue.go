@@ -383,6 +383,23 @@ func List() []Exercise {
 			},
 		},
 		{
+			ID: "fix-is-error", Kind: Code, Lesson: "mcp-clients",
+			Title: Text{
+				EN: "Fix it: the failure printed as an answer",
+				RU: "Исправьте: неудача, напечатанная как ответ",
+			},
+			Hints: Hints{
+				EN: []string{
+					`Follow the weather call through run: the server answers with a normal result, with "isError": true beside its content. What does the program do with that field?`,
+					"Check res.IsError before printing: the text of a failed tool goes on stderr, and the program exits with exitToolError (1).",
+				},
+				RU: []string{
+					`Проследите вызов weather в run: сервер отвечает обычным результатом, где рядом с content стоит "isError": true. Что программа делает с этим полем?`,
+					"Проверяйте res.IsError до печати: текст неудавшегося инструмента идёт в stderr, а программа завершается с кодом exitToolError (1).",
+				},
+			},
+		},
+		{
 			ID: "fix-session-404", Kind: Code, Lesson: "mcp-transports",
 			Title: Text{
 				EN: "Fix it: 400 or 404 for a session",

@@ -18,7 +18,7 @@ var instructions embed.FS
 // "every folder but grade", so each code exercise's folder is named here;
 // TestStartersEmbedded fails when one on disk is missing.
 //
-//go:embed stdio-server http-server grpc-server schema-versions mcp-server mcp-client mcp-dual mcp-resource-server find-the-defect a2a-client mcp-sdk-server fix-parse-error fix-bad-token-401 fix-unchecked-status fix-agent-card-path stdio-client fix-session-404 mcp-wary-client fix-initialized
+//go:embed stdio-server http-server grpc-server schema-versions mcp-server mcp-client mcp-dual mcp-resource-server find-the-defect a2a-client mcp-sdk-server fix-parse-error fix-bad-token-401 fix-unchecked-status fix-agent-card-path stdio-client fix-session-404 mcp-wary-client fix-initialized fix-is-error
 var starters embed.FS
 
 // GoVersion is the go line of the go.mod that `wirelab init` writes: the

@@ -39,8 +39,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("ByID(%q) = %v, %v", e.ID, got.ID, ok)
 		}
 	}
-	if kinds[Code] != 19 || kinds[Frame] != 10 {
-		t.Errorf("%d code and %d frame exercises, want 19 and 10", kinds[Code], kinds[Frame])
+	if kinds[Code] != 20 || kinds[Frame] != 10 {
+		t.Errorf("%d code and %d frame exercises, want 20 and 10", kinds[Code], kinds[Frame])
 	}
 	if _, ok := ByID("nope"); ok {
 		t.Error("ByID found an exercise that does not exist")

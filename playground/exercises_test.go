@@ -73,7 +73,7 @@ func TestExercisePages(t *testing.T) {
 	store.Update(func(st *progress.State) error { st.Pass("stdio-server", time.Now()); return nil })
 
 	code, body := fetchPage(t, srv.URL+"/exercises/")
-	if code != http.StatusOK || !strings.Contains(body, "1 of 29 exercises passed.") {
+	if code != http.StatusOK || !strings.Contains(body, "1 of 30 exercises passed.") {
 		t.Errorf("list: %d\n%s", code, body)
 	}
 	for _, e := range exercises.List() {
@@ -81,7 +81,7 @@ func TestExercisePages(t *testing.T) {
 			t.Errorf("list has no link to %s", e.ID)
 		}
 	}
-	if code, body := fetchPage(t, srv.URL+"/?lang=ru"); code != http.StatusOK || !strings.Contains(body, "Пройдено 1 из 29 упражнений.") {
+	if code, body := fetchPage(t, srv.URL+"/?lang=ru"); code != http.StatusOK || !strings.Contains(body, "Пройдено 1 из 30 упражнений.") {
 		t.Errorf("home: %d, no progress in\n%s", code, body)
 	}
 	if code, _ := fetchPage(t, srv.URL+"/exercises/nope"); code != http.StatusNotFound {

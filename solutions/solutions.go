@@ -13,7 +13,7 @@ import (
 // takes no pattern for "every folder"; TestEmbedded fails when one on
 // disk is missing.
 //
-//go:embed stdio-server http-server grpc-server schema-versions mcp-server mcp-client mcp-dual mcp-resource-server find-the-defect a2a-client mcp-sdk-server fix-parse-error fix-bad-token-401 fix-unchecked-status fix-agent-card-path stdio-client fix-session-404 mcp-wary-client fix-initialized
+//go:embed stdio-server http-server grpc-server schema-versions mcp-server mcp-client mcp-dual mcp-resource-server find-the-defect a2a-client mcp-sdk-server fix-parse-error fix-bad-token-401 fix-unchecked-status fix-agent-card-path stdio-client fix-session-404 mcp-wary-client fix-initialized fix-is-error
 var files embed.FS
 
 // Files returns the reference solution of an exercise, its files at the

@@ -39,7 +39,7 @@ func gradeCases() []gradeCase {
 	for _, cases := range [][]gradeCase{
 		stdioServerCases(), httpServerCases(), grpcServerCases(), schemaVersionsCases(),
 		mcpServerCases(), mcpClientCases(), mcpDualCases(), mcpResourceServerCases(), findTheDefectCases(), a2aClientCases(),
-		mcpSDKServerCases(), fixParseErrorCases(), fixBadToken401Cases(), fixUncheckedStatusCases(), fixAgentCardPathCases(), stdioClientCases(), fixSession404Cases(), mcpWaryClientCases(), fixInitializedCases(),
+		mcpSDKServerCases(), fixParseErrorCases(), fixBadToken401Cases(), fixUncheckedStatusCases(), fixAgentCardPathCases(), stdioClientCases(), fixSession404Cases(), mcpWaryClientCases(), fixInitializedCases(), fixIsErrorCases(),
 	} {
 		all = append(all, cases...)
 	}

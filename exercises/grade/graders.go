@@ -43,6 +43,8 @@ func For(exercise string) (*Grader, bool) {
 		g = MCPWaryClient()
 	case "fix-initialized":
 		g = FixInitialized()
+	case "fix-is-error":
+		g = FixIsError()
 	default:
 		return nil, false
 	}

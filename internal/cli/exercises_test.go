@@ -115,7 +115,7 @@ func TestExerciseCommandsUsage(t *testing.T) {
 	}{
 		{[]string{"exercises", "extra"}, `wirelab: exercises takes no arguments, got "extra"`},
 		{[]string{"exercises", "--lang", "fr"}, `wirelab: --lang "fr": the course is in en and ru`},
-		{[]string{"grade"}, `wirelab: grade needs an exercise id; code exercises: stdio-server, stdio-client, http-server, fix-bad-token-401, fix-unchecked-status, grpc-server, schema-versions, fix-parse-error, mcp-server, mcp-client, fix-initialized, fix-session-404, mcp-dual, mcp-resource-server, find-the-defect, mcp-wary-client, a2a-client, fix-agent-card-path, mcp-sdk-server`},
+		{[]string{"grade"}, `wirelab: grade needs an exercise id; code exercises: stdio-server, stdio-client, http-server, fix-bad-token-401, fix-unchecked-status, grpc-server, schema-versions, fix-parse-error, mcp-server, mcp-client, fix-initialized, fix-is-error, fix-session-404, mcp-dual, mcp-resource-server, find-the-defect, mcp-wary-client, a2a-client, fix-agent-card-path, mcp-sdk-server`},
 		{[]string{"grade", "stdio-server", "--dirr", "x"}, `wirelab: grade: flag provided but not defined: -dirr`},
 		{[]string{"init"}, `wirelab: init needs one directory, the workspace to write`},
 		{[]string{"init", "a", "b"}, `wirelab: init needs one directory, the workspace to write`},
