@@ -76,7 +76,7 @@ type loaded struct {
 // read shows as no progress with its Problem, which the pages show; it
 // is never replaced.
 func (x *exerciseSite) state() loaded {
-	if x.store == nil {
+	if x == nil || x.store == nil {
 		return loaded{}
 	}
 	st, err := x.store.Load()

@@ -76,9 +76,10 @@ type quizState struct {
 }
 
 // keepsProgress says whether a request's answers go into the progress
-// file: only a page on this machine's, and only with a file to keep.
+// file: only a page on this machine's, and only with a file to keep. A
+// nil site (the course's pages served alone, in a test) keeps none.
 func (x *exerciseSite) keepsProgress(r *http.Request) bool {
-	return x.store != nil && wire.IsLocalPeer(r)
+	return x != nil && x.store != nil && wire.IsLocalPeer(r)
 }
 
 // quizStateOf is the state of a lesson's questions for the page that r
