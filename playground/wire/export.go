@@ -101,7 +101,7 @@ func (h *Hub) Export(id, target, to string) ([]tap.Event, error) {
 			addr = words[0]
 		}
 		x.start(evs, tap.Event{Upstream: "grpc://" + addr})
-		x.add(tap.Event{Kind: tap.KindNote, Data: "the console's gRPC calls are not exported: their metadata travels in HPACK header blocks, whose secrets this export cannot mask; record them with wirelab tap grpc instead"})
+		x.add(tap.Event{Kind: tap.KindNote, Data: "the console's gRPC calls are not exported: their metadata travels in HPACK header blocks, whose secrets this export cannot mask; record them with wirelab tap --grpc instead"})
 		return x.rec.Events(), nil
 	default:
 		base := httpBase(h.targets, target, to)
