@@ -166,34 +166,14 @@ func (c *watchedCreds) diagnose(addr string, err error) string {
 		}
 		return ""
 	}
-	err = handshakeErr
-	if err == nil {
+	if handshakeErr == nil {
 		return ""
 	}
-	var (
-		unknown  x509.UnknownAuthorityError
-		hostname x509.HostnameError
-		invalid  x509.CertificateInvalidError
-		header   tls.RecordHeaderError
-		alert    tls.AlertError
-	)
-	switch {
-	case errors.As(err, &unknown):
-		issuer := "an unnamed authority"
-		if unknown.Cert != nil {
-			issuer = fmt.Sprintf("%q", unknown.Cert.Issuer.CommonName)
-		}
-		return fmt.Sprintf("TLS: the certificate of %s is signed by %s, which %s does not trust (unknown authority). Give the CA certificate that signed it: a CA file on this machine, or its PEM pasted", addr, issuer, c.trusts)
-	case errors.As(err, &hostname):
-		return fmt.Sprintf("TLS: the certificate of %s is for %s, not for %q (wrong name). Connect by one of its names, or set the server name to verify (-servername) to one of them", addr, certNames(hostname.Certificate), hostname.Host)
-	case errors.As(err, &invalid):
-		return fmt.Sprintf("TLS: the certificate of %s is not valid: %v. The server needs a certificate that is", addr, invalid)
-	case errors.As(err, &header):
-		return fmt.Sprintf("TLS: the server at %s does not speak TLS (its first bytes are not a TLS record: a plaintext server). Choose plaintext", addr)
-	case errors.As(err, &alert):
-		return fmt.Sprintf("TLS: the server at %s refused the handshake (%v); a server that wants a client certificate (mutual TLS) refuses this way, and the console sends none", addr, err)
-	}
-	return fmt.Sprintf("TLS handshake with %s failed: %v", addr, err)
+	return tlsDiagnosis(addr, c.trusts, handshakeErr, tlsAdvice{
+		unknown:   "give the CA certificate that signed it: a CA file on this machine, or its PEM pasted",
+		wrongName: "connect by one of its names, or set the server name to verify (-servername) to one of them",
+		plaintext: "a plaintext server: choose plaintext",
+	})
 }
 
 // bytesHint adds to a request that ProtoJSON refused for a bytes field

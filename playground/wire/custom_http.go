@@ -108,14 +108,31 @@ func (s *session) dialHTTP(ctx context.Context, c Command, u *url.URL) (net.Conn
 }
 
 // tlsTrouble says why a TLS handshake with an https server failed, and
-// what to change: the certificate's authority is unknown here, it is for
-// another name, it is not valid, or the server speaks plain HTTP.
+// what to change (tlsDiagnosis), in the words of an https URL.
 func tlsTrouble(addr, trusts string, err error) error {
+	return errors.New(tlsDiagnosis(addr, trusts, err, tlsAdvice{
+		unknown:   "name the CA that signed it after the URL: -cacert FILE",
+		wrongName: "use one of its names in the URL",
+		plaintext: "it serves plain HTTP, so use http://",
+	}))
+}
+
+// tlsAdvice is what to change for each way a handshake fails, in the
+// words of the target's own settings.
+type tlsAdvice struct{ unknown, wrongName, plaintext string }
+
+// tlsDiagnosis says why a TLS handshake with addr failed, and what to
+// change: the certificate's authority is unknown here, it is for another
+// name, it is not valid, the server does not speak TLS, or it refused
+// the handshake (as one that wants a client certificate does). trusts
+// names what verified the certificate ("the system roots", a CA file).
+func tlsDiagnosis(addr, trusts string, err error, a tlsAdvice) string {
 	var (
 		unknown  x509.UnknownAuthorityError
 		hostname x509.HostnameError
 		invalid  x509.CertificateInvalidError
 		header   tls.RecordHeaderError
+		alert    tls.AlertError
 	)
 	switch {
 	case errors.As(err, &unknown):
@@ -123,13 +140,15 @@ func tlsTrouble(addr, trusts string, err error) error {
 		if unknown.Cert != nil {
 			issuer = fmt.Sprintf("%q", unknown.Cert.Issuer.CommonName)
 		}
-		return fmt.Errorf("TLS with %s: its certificate is signed by %s, which %s does not trust (unknown authority); name the CA that signed it after the URL: -cacert FILE", addr, issuer, trusts)
+		return fmt.Sprintf("TLS with %s: its certificate is signed by %s, which %s does not trust (unknown authority); %s", addr, issuer, trusts, a.unknown)
 	case errors.As(err, &hostname):
-		return fmt.Errorf("TLS with %s: its certificate is for %s, not for %q (wrong name); use one of its names in the URL", addr, certNames(hostname.Certificate), hostname.Host)
+		return fmt.Sprintf("TLS with %s: its certificate is for %s, not for %q (wrong name); %s", addr, certNames(hostname.Certificate), hostname.Host, a.wrongName)
 	case errors.As(err, &invalid):
-		return fmt.Errorf("TLS with %s: its certificate is not valid: %v", addr, invalid)
+		return fmt.Sprintf("TLS with %s: its certificate is not valid: %v", addr, invalid)
 	case errors.As(err, &header):
-		return fmt.Errorf("TLS with %s: the server does not speak TLS (its first bytes are not a TLS record): it serves plain HTTP, so use http://", addr)
+		return fmt.Sprintf("TLS with %s: the server does not speak TLS (its first bytes are not a TLS record); %s", addr, a.plaintext)
+	case errors.As(err, &alert):
+		return fmt.Sprintf("TLS with %s: the server refused the handshake (%v); a server that wants a client certificate (mutual TLS) refuses this way, and the console sends none", addr, err)
 	}
-	return fmt.Errorf("TLS handshake with %s failed: %v", addr, err)
+	return fmt.Sprintf("TLS handshake with %s failed: %v", addr, err)
 }
