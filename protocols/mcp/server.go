@@ -55,6 +55,9 @@ type Server struct {
 	prompts    []prompt
 	// hostile is set when the server is the hostile one; nil otherwise.
 	hostile *hostile
+	// instructions is what initialize tells the client about the server,
+	// if anything (the hostile server says it is one).
+	instructions string
 
 	// infoMeta is the _meta of every modern result: who answered.
 	infoMeta json.RawMessage
@@ -78,7 +81,7 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 		sessions: make(map[*session]struct{}), listeners: make(map[*listener]struct{}), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey) // never fails (crypto/rand)
 	if opts.Hostile {
-		s.hostile = &hostile{}
+		s.hostile, s.instructions = &hostile{}, hostileInstructions
 	}
 	if s.version == "" {
 		s.version = "dev"
@@ -312,15 +315,12 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 		v = LegacyVersion
 	}
 	ss.initialized, ss.version, ss.client = true, v, p.Capabilities
-	r := &InitializeResult{
+	return &InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    ss.srv.capabilities(false),
 		ServerInfo:      ss.srv.info(),
-	}
-	if ss.srv.hostile != nil {
-		r.Instructions = hostileInstructions
-	}
-	return r, nil
+		Instructions:    ss.srv.instructions,
+	}, nil
 }
 
 // decodeParams reads a request's params into p, or explains what is wrong
