@@ -509,6 +509,9 @@ type ownText struct {
 	Declared    string `json:"declared"`    // the template group of what the server declares: "%s" is its revision
 	Answered    string `json:"answered"`    // "your server answered revision %s"
 	Counts      string `json:"counts"`      // "%d tools, %d resources, %d prompts"
+	More        string `json:"more"`        // lists with more pages: "%s" names them
+	NextPage    string `json:"nextPage"`    // the template of a list's next page: "%s" is the list's method
+	AnswerTask  string `json:"answerTask"`  // the A2A template that answers a task waiting for input
 	Card        string `json:"card"`        // "the card of %s: endpoint %s, A2A %s, %d skills"
 	NoEndpoint  string `json:"noEndpoint"`  // a card without an endpoint the console can use
 	Failed      string `json:"failed"`      // the doctor's mark: "%s failed"
@@ -536,6 +539,9 @@ func ownStrings(l lang) ownText {
 			Declared:    "объявлено вашим сервером (%s)",
 			Answered:    "ваш сервер ответил ревизией %s",
 			Counts:      "инструментов: %d, ресурсов: %d, промптов: %d",
+			More:        "есть ещё страницы: %s",
+			NextPage:    "%s: следующая страница (nextCursor)",
+			AnswerTask:  "ответить задаче, которая ждёт ввода",
 			Card:        "карточка %s: точка %s, A2A %s, навыков: %d",
 			NoEndpoint:  "в карточке нет URL точки JSON-RPC (supportedInterfaces[].url или url)",
 			Failed:      "не удалось: %s",
@@ -579,6 +585,9 @@ func ownStrings(l lang) ownText {
 		Declared:    "your server declares (%s)",
 		Answered:    "your server answered revision %s",
 		Counts:      "%d tools, %d resources, %d prompts",
+		More:        "more pages: %s",
+		NextPage:    "%s: the next page (nextCursor)",
+		AnswerTask:  "answer the task waiting for input",
 		Card:        "the card of %s: endpoint %s, A2A %s, %d skills",
 		NoEndpoint:  "the card names no JSON-RPC endpoint (supportedInterfaces[].url or url)",
 		Failed:      "%s failed",

@@ -5,14 +5,22 @@
 //   - MCP: a stdio server by its command (custom-stdio), a Streamable
 //     HTTP one by its endpoint's URL (custom-http), http:// or https://.
 //     Once initialize (or server/discover) is answered, "Ask what it
-//     declares" sends tools/list, resources/list and prompts/list, in the
-//     revision the server answered, and their answers become templates:
-//     a tools/call per tool with its arguments' skeleton from its
-//     inputSchema, a resources/read per resource, a prompts/get per
-//     prompt. Any list answer the learner asks for is read the same way.
+//     declares" sends tools/list, resources/list,
+//     resources/templates/list and prompts/list, in the revision the server answered, and their
+//     answers become templates: a tools/call per tool with its arguments'
+//     skeleton from its inputSchema, a resources/read per resource and
+//     per resource template (its {variables} left for the learner to
+//     fill), a prompts/get per prompt. A list answer with a nextCursor is
+//     followed (up to maxDeclared) when the console asked for it, and
+//     offered as a "next page" template when the learner did. Any list
+//     answer the learner asks for is read the same way. What a server
+//     declared is kept in the browser across reloads (localStorage, at
+//     most maxKept servers), so its templates are there at once; its
+//     session is not, and a 2025-11-25 server needs initialize again.
 //   - A2A: the agent by its card's URL. "Read the card" GETs it; the card
 //     names the JSON-RPC endpoint that the requests then go to, and its
-//     skills become SendMessage templates, in the card's A2A version.
+//     skills become SendMessage templates, in the card's A2A version,
+//     with one more that answers a task waiting for input ({{task}}).
 //   - Headers typed once (Authorization: Bearer …) go with every request
 //     to an HTTP server that lacks them; they are kept for the tab only
 //     (sessionStorage), and the views cut tokens short.
@@ -35,6 +43,17 @@ const maxDepth = 4;
 // firstDeclaredID is where the ids of the declared templates start,
 // apart from the ids of wirelab's templates.
 const firstDeclaredID = 100;
+// maxKept bounds the servers whose declarations are kept across reloads.
+const maxKept = 8;
+// listMethods are the MCP lists "Ask what it declares" sends, each with
+// the field of its answer that holds the list and the field that names
+// an entry.
+const listMethods = {
+  "tools/list": ["tools", "name"],
+  "resources/list": ["resources", "uri"],
+  "resources/templates/list": ["resourceTemplates", "uriTemplate"],
+  "prompts/list": ["prompts", "name"],
+};
 
 export class OwnServer {
   // o: slug ("mcp" or "a2a"), text (the page's T.own), to (the "to"
@@ -49,7 +68,13 @@ export class OwnServer {
     this.learned = new WeakSet(); // rows already read
     this.answeredBefore = new WeakMap(); // a stdio server's exit row -> whether it had answered since it started
     this.headersKey = "wirelab.own.headers." + o.slug;
+    this.storeKey = "wirelab.own.declared." + o.slug;
     this.nextID = 900; // ids of the lists the console asks for itself
+    // lists are the list requests sent to a custom server, by their id:
+    // the method, the cursor it asked from, and whether the console sent
+    // it itself (then it follows nextCursor on its own).
+    this.lists = new Map();
+    this.restore();
 
     const label = document.createElement("label");
     label.className = "own-headers";
@@ -107,8 +132,48 @@ export class OwnServer {
 
   server(create) {
     const k = this.key(this.o.target(), this.o.to.value);
-    if (!this.servers.has(k) && create) this.servers.set(k, { tools: [], resources: [], prompts: [], skills: [], version: "", caps: null, answered: false, initialized: false });
+    if (!this.servers.has(k) && create) this.servers.set(k, newServer());
     return this.servers.get(k) || null;
+  }
+
+  // ---- keeping what servers declared across reloads
+
+  restore() {
+    let kept = null;
+    try {
+      kept = JSON.parse(localStorage.getItem(this.storeKey) || "null");
+    } catch (e) {
+      kept = null;
+    }
+    if (!kept || typeof kept !== "object") return;
+    for (const [k, d] of Object.entries(kept).slice(-maxKept)) {
+      if (!d || typeof d !== "object") continue;
+      const s = newServer();
+      for (const f of ["tools", "resources", "resourceTemplates", "prompts", "skills"]) if (Array.isArray(d[f])) s[f] = d[f].slice(0, maxDeclared);
+      if (typeof d.version === "string") s.version = d.version;
+      if (d.caps && typeof d.caps === "object") s.caps = d.caps;
+      if (d.card && typeof d.card === "object") s.card = d.card;
+      if (typeof d.endpoint === "string") s.endpoint = d.endpoint;
+      // The server's session (or child process) did not survive the
+      // reload: only what it declared did.
+      this.servers.set(k, s);
+    }
+  }
+
+  keep() {
+    const out = {};
+    for (const [k, s] of this.servers) {
+      const declared = s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length + s.skills.length;
+      if (declared === 0 && !s.card) continue;
+      out[k] = { tools: s.tools, resources: s.resources, resourceTemplates: s.resourceTemplates, prompts: s.prompts, skills: s.skills, version: s.version, caps: s.caps, card: s.card, endpoint: s.endpoint };
+    }
+    const keys = Object.keys(out);
+    for (const k of keys.slice(0, Math.max(0, keys.length - maxKept))) delete out[k];
+    try {
+      localStorage.setItem(this.storeKey, JSON.stringify(out));
+    } catch (e) {
+      // Storage full or off: the templates last as long as the page.
+    }
   }
 
   describe(s) {
@@ -118,7 +183,9 @@ export class OwnServer {
     }
     const parts = [];
     if (s.version) parts.push(fmt(this.T.answered, s.version));
-    if (s.tools.length + s.resources.length + s.prompts.length > 0) parts.push(fmt(this.T.counts, s.tools.length, s.resources.length, s.prompts.length));
+    if (s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0) parts.push(fmt(this.T.counts, s.tools.length, s.resources.length + s.resourceTemplates.length, s.prompts.length));
+    const more = Object.keys(s.next);
+    if (more.length > 0) parts.push(fmt(this.T.more, more.join(", ")));
     return parts.join("; ");
   }
 
@@ -138,7 +205,7 @@ export class OwnServer {
     const k = this.key(r.target, r.to);
     let s = this.servers.get(k);
     if (!s) {
-      s = { tools: [], resources: [], prompts: [], skills: [], version: "", caps: null, answered: false, initialized: false };
+      s = newServer();
       this.servers.set(k, s);
     }
     if (r.kind === "exit") {
@@ -173,14 +240,33 @@ export class OwnServer {
       const v = res.supportedVersions.includes(modernVersion) ? modernVersion : res.supportedVersions[0];
       Object.assign(s, { version: v || "", caps: res.capabilities || {} });
     }
-    if (Array.isArray(res.tools)) s.tools = res.tools.filter((t) => t && typeof t.name === "string").slice(0, maxDeclared);
-    if (Array.isArray(res.resources)) s.resources = res.resources.filter((x) => x && typeof x.uri === "string").slice(0, maxDeclared);
-    if (Array.isArray(res.prompts)) s.prompts = res.prompts.filter((p) => p && typeof p.name === "string").slice(0, maxDeclared);
+    this.learnList(s, json.id, res);
     this.afterLearning();
+  }
+
+  // learnList reads a list answer: a first page replaces what was known,
+  // a later one (asked with a cursor) adds to it. A nextCursor is
+  // followed at once when the console asked for the list; when the
+  // learner did, the next page becomes a template.
+  learnList(s, id, res) {
+    const asked = this.lists.get(id);
+    this.lists.delete(id);
+    for (const [method, [field, name]] of Object.entries(listMethods)) {
+      if (!Array.isArray(res[field]) || (asked && asked.method !== method)) continue;
+      const got = res[field].filter((x) => x && typeof x[name] === "string");
+      const before = asked && asked.cursor ? s[field] : [];
+      const seen = new Set(before.map((x) => x[name]));
+      s[field] = before.concat(got.filter((x) => !seen.has(x[name]))).slice(0, maxDeclared);
+      const cursor = typeof res.nextCursor === "string" && res.nextCursor !== "" && s[field].length < maxDeclared ? res.nextCursor : "";
+      if (!cursor) delete s.next[method];
+      else if (asked && asked.auto) this.askList(s, method, cursor);
+      else s.next[method] = cursor;
+    }
   }
 
   afterLearning() {
     this.shown();
+    this.keep();
     this.o.changed();
   }
 
@@ -237,10 +323,17 @@ export class OwnServer {
     for (const r of s.resources) {
       out.push({ name: "resources/read " + r.uri, frame: this.mcpFrame(s, id++, "resources/read", { uri: r.uri }) });
     }
+    for (const r of s.resourceTemplates) {
+      // The URI template's {variables} are the learner's to fill.
+      out.push({ name: "resources/read " + r.uriTemplate, frame: this.mcpFrame(s, id++, "resources/read", { uri: r.uriTemplate }) });
+    }
     for (const p of s.prompts) {
       const args = {};
       for (const a of p.arguments || []) if (a && a.required && typeof a.name === "string") args[a.name] = "";
       out.push({ name: "prompts/get " + p.name, frame: this.mcpFrame(s, id++, "prompts/get", { name: p.name, arguments: args }) });
+    }
+    for (const [method, cursor] of Object.entries(s.next)) {
+      out.push({ name: fmt(this.T.nextPage, method), frame: this.mcpFrame(s, id++, method, { cursor: cursor }) });
     }
     return out;
   }
@@ -299,6 +392,13 @@ export class OwnServer {
         : { kind: "message", messageId: "m" + n, role: "user", parts: [{ kind: "text", text: text }] };
       return { name: (v1 ? "SendMessage " : "message/send ") + (k.name || k.id), frame: post({ jsonrpc: "2.0", id: n, method: v1 ? "SendMessage" : "message/send", params: { message: message } }) };
     });
+    // A task waiting for input (or auth) goes on with a message that
+    // names it; the answer's text is the learner's to write.
+    const n = id++;
+    const answer = v1
+      ? { messageId: "m" + n, role: "ROLE_USER", taskId: "{{task}}", parts: [{ text: "" }] }
+      : { kind: "message", messageId: "m" + n, role: "user", taskId: "{{task}}", parts: [{ kind: "text", text: "" }] };
+    out.push({ name: (v1 ? "SendMessage" : "message/send") + ": " + this.T.answerTask, frame: post({ jsonrpc: "2.0", id: n, method: v1 ? "SendMessage" : "message/send", params: { message: answer } }) });
     out.push({ name: v1 ? "GetTask" : "tasks/get", frame: post({ jsonrpc: "2.0", id: id++, method: v1 ? "GetTask" : "tasks/get", params: { id: "{{task}}" } }) });
     return out;
   }
@@ -338,6 +438,7 @@ export class OwnServer {
   // A2A request goes to the endpoint the card names (which may be on
   // another host than the card).
   prepare(msg) {
+    if (msg.target && msg.target.startsWith("custom-")) this.noteList(msg.frame);
     if (msg.target !== "custom-http") return msg;
     const extra = this.headers.value.split("\n").map((l) => l.trim()).filter((l) => /^[^\s:]+:/.test(l));
     if (extra.length > 0 && /^[A-Z]+ \S+ HTTP\/1\.[01]/.test(msg.frame)) {
@@ -372,9 +473,29 @@ export class OwnServer {
     }
     if (s.version !== modernVersion && !s.initialized) this.o.send(this.notification("notifications/initialized"));
     const caps = s.caps || {};
-    for (const [cap, method] of [["tools", "tools/list"], ["resources", "resources/list"], ["prompts", "prompts/list"]]) {
-      if (caps[cap]) this.o.send(this.mcpFrame(s, this.nextID++, method, s.version === modernVersion ? {} : null));
+    for (const [cap, method] of [["tools", "tools/list"], ["resources", "resources/list"], ["resources", "resources/templates/list"], ["prompts", "prompts/list"]]) {
+      if (caps[cap]) this.askList(s, method, "");
     }
+  }
+
+  // askList sends one list request of the console's own, from a cursor
+  // ("" for the first page).
+  askList(s, method, cursor) {
+    const id = this.nextID++;
+    const params = cursor ? { cursor: cursor } : s.version === modernVersion ? {} : null;
+    this.lists.set(id, { method: method, cursor: cursor, auto: true });
+    this.o.send(this.mcpFrame(s, id, method, params));
+  }
+
+  // noteList remembers a list request the learner sends, by its id, so
+  // that its answer is read as the page it asked for.
+  noteList(frame) {
+    const http = /^[A-Z]+ \S+ HTTP\/1\.[01]/.test(frame);
+    const body = http ? splitHTTP(frame).body : frame;
+    const m = parseJSON(body);
+    if (!m || typeof m !== "object" || !(m.method in listMethods) || m.id === undefined || this.lists.has(m.id)) return;
+    const cursor = m.params && typeof m.params.cursor === "string" ? m.params.cursor : "";
+    this.lists.set(m.id, { method: m.method, cursor: cursor, auto: false });
   }
 
   // readCard GETs the agent card at the URL in "to" (the well-known path
@@ -420,6 +541,10 @@ export class OwnServer {
     }
     tr.querySelector(".summary").append(box);
   }
+}
+
+function newServer() {
+  return { tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [], next: {}, version: "", caps: null, answered: false, initialized: false };
 }
 
 // bodyOf is the JSON a row from a server carries: a stdio line, an SSE
