@@ -28,6 +28,9 @@ import (
 //	localhost:9443 -cacert /home/me/ca.pem           TLS, verified against that CA file
 //	localhost:9443 -cacert upload:1f2e3d4c5b6a7980   ... or a CA pasted on the page
 //	10.0.0.5:9443 -cacert ca.pem -servername api.internal
+//	localhost:9443 -cacert ca.pem -cert me.pem -key me-key.pem    mutual TLS: this side's certificate
+//	localhost:9443 -cacert ca.pem -cert upload:5a6b7c8d9e0f1a2b -key upload:5a6b7c8d9e0f1a2b
+//	                                                 ... and key, or both pasted on the page
 //	127.0.0.1:9000 -proto /home/me/api/notes.proto -import-path /home/me/api
 //	127.0.0.1:9000 -protoset /home/me/api.protoset
 //	127.0.0.1:9000 -proto upload:0a1b2c3d4e5f6071    a .proto uploaded from the page
@@ -43,6 +46,8 @@ type grpcTo struct {
 	tls         bool
 	caFile      string // a path, or "upload:ID"
 	serverName  string
+	certFile    string   // the client's certificate: a path, or "upload:ID"
+	keyFile     string   // its private key: a path, or the same "upload:ID"
 	protos      []string // paths, or "upload:ID"
 	protoset    string   // a path, or "upload:ID"
 	importPaths []string
@@ -79,16 +84,20 @@ func parseGRPCTo(to string) (grpcTo, error) {
 		case "-tls":
 			g.tls = true
 			continue
-		case "-cacert", "-servername", "-proto", "-protoset", "-import-path":
+		case "-cacert", "-cert", "-key", "-servername", "-proto", "-protoset", "-import-path":
 			if v, err = value(); err != nil {
 				return grpcTo{}, err
 			}
 		default:
-			return grpcTo{}, fmt.Errorf("custom-grpc: unknown option %q; after host:port come -plaintext (the default), -tls, -cacert FILE, -servername NAME, -proto FILE, -protoset FILE, -import-path DIR", words[i])
+			return grpcTo{}, fmt.Errorf("custom-grpc: unknown option %q; after host:port come -plaintext (the default), -tls, -cacert FILE, -cert FILE, -key FILE, -servername NAME, -proto FILE, -protoset FILE, -import-path DIR", words[i])
 		}
 		switch flag {
 		case "-cacert":
 			g.tls, g.caFile = true, v
+		case "-cert":
+			g.tls, g.certFile = true, v
+		case "-key":
+			g.tls, g.keyFile = true, v
 		case "-servername":
 			g.tls, g.serverName = true, v
 		case "-proto":
@@ -101,6 +110,15 @@ func parseGRPCTo(to string) (grpcTo, error) {
 	}
 	if g.protoset != "" && len(g.protos) > 0 {
 		return grpcTo{}, errors.New("custom-grpc: give -proto or -protoset, not both")
+	}
+	// As grpcurl: a client certificate comes with its key. A pasted one
+	// is one upload holding both, named twice.
+	if (g.certFile == "") != (g.keyFile == "") {
+		return grpcTo{}, errors.New("custom-grpc: give -cert and -key together: the client certificate and its private key (PEM)")
+	}
+	certUp, keyUp := strings.HasPrefix(g.certFile, uploadPrefix), strings.HasPrefix(g.keyFile, uploadPrefix)
+	if (certUp || keyUp) && g.certFile != g.keyFile {
+		return grpcTo{}, fmt.Errorf("custom-grpc: a pasted client certificate is one upload holding the certificate and its key: -cert %s -key %s", g.certFile, g.certFile)
 	}
 	return g, nil
 }
@@ -146,7 +164,15 @@ func (h *Hub) grpcDial(ctx context.Context, to grpcTo) (*grpcDial, error) {
 				trusts = "the CA pasted on the page (" + to.caFile + ")"
 			}
 		}
+		if to.certFile != "" {
+			pair, err := h.clientCert(to.certFile, to.keyFile)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Certificates = []tls.Certificate{pair}
+		}
 		d.creds = newWatchedCreds(cfg, trusts)
+		d.creds.client = clientCertSays(to.certFile)
 	}
 	files, err := h.descriptorsOf(ctx, to)
 	if err != nil {
@@ -178,6 +204,35 @@ func (h *Hub) caPool(name string) (*x509.CertPool, error) {
 		return nil, fmt.Errorf("custom-grpc: %s holds no PEM certificate (-----BEGIN CERTIFICATE-----)", name)
 	}
 	return pool, nil
+}
+
+// clientCert reads the client's certificate and private key: files on
+// this machine, or an upload.
+func (h *Hub) clientCert(certFile, keyFile string) (tls.Certificate, error) {
+	if id, ok := strings.CutPrefix(certFile, uploadPrefix); ok {
+		u, ok := h.grpcUploads.get(id)
+		if !ok || u.cert == nil {
+			return tls.Certificate{}, fmt.Errorf("custom-grpc: no client certificate %s is held (the playground forgets uploads when it restarts); paste the certificate and its key again", certFile)
+		}
+		return *u.cert, nil
+	}
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("custom-grpc: reading the client certificate (-cert %s -key %s): %v", certFile, keyFile, err)
+	}
+	return pair, nil
+}
+
+// clientCertSays names the client certificate for the notes: "" for
+// none.
+func clientCertSays(certFile string) string {
+	switch {
+	case certFile == "":
+		return ""
+	case strings.HasPrefix(certFile, uploadPrefix):
+		return "the client certificate pasted on the page (" + certFile + ")"
+	}
+	return "the client certificate in " + certFile
 }
 
 // descriptorsOf returns the descriptors to gives, or nil for none (ask
@@ -214,7 +269,8 @@ func (h *Hub) descriptorsOf(ctx context.Context, to grpcTo) (*protoregistry.File
 	return nil, nil
 }
 
-// Uploads: a learner's .proto files, protoset or CA certificate, sent from
+// Uploads: a learner's .proto files, protoset, CA certificate or client
+// certificate with its private key, sent from
 // the page (POST /console/grpc/descriptors) and named in a custom-grpc
 // "to" as upload:ID. An ID is the start of the upload's SHA-256: the same
 // files give the same ID, and one cannot be guessed from another.
@@ -228,6 +284,13 @@ type grpcUpload struct {
 	id    string
 	files *protoregistry.Files // .proto files or a protoset
 	pem   []byte               // a CA certificate
+	// cert is a client certificate and its private key, parsed. The
+	// key is held here, in memory only, for as long as the upload is
+	// (until maxGRPCUploads newer ones push it out, or the playground
+	// stops); it is never written to disk, and no event, view or answer
+	// carries it: the "to" names it by its upload:ID, and the page is
+	// told only the certificate's subject.
+	cert *tls.Certificate
 }
 
 // grpcUploads are the uploads a hub holds, least recently used first.
@@ -275,9 +338,11 @@ func uploadID(kind string, parts map[string][]byte) string {
 }
 
 // UploadGRPC compiles .proto files (kind "proto"), reads a protoset
-// ("protoset", one file) or a CA certificate in PEM ("ca", one file), and
-// holds the result for custom-grpc targets to name as upload:ID. For
-// descriptors it returns what they describe, as DescribeGRPC does.
+// ("protoset", one file), a CA certificate in PEM ("ca", one file) or a
+// client certificate and its private key in PEM ("cert": one file
+// holding both, or two), and holds the result for custom-grpc targets to
+// name as upload:ID. For descriptors it returns what they describe, as
+// DescribeGRPC does; for a client certificate, whom it names.
 func (h *Hub) UploadGRPC(ctx context.Context, kind string, parts map[string][]byte) (GRPCDescription, error) {
 	if len(parts) == 0 {
 		return GRPCDescription{}, errors.New("no file was sent")
@@ -302,8 +367,24 @@ func (h *Hub) UploadGRPC(ctx context.Context, kind string, parts map[string][]by
 				up.files, err = grpcwire.ReadProtoset(b)
 			}
 		}
+	case "cert":
+		if len(parts) > 2 {
+			return GRPCDescription{}, fmt.Errorf("a client certificate is its certificate and its key, one file or two, not %d", len(parts))
+		}
+		var all []byte
+		for _, name := range slices.Sorted(maps.Keys(parts)) {
+			all = append(append(all, parts[name]...), '\n')
+		}
+		// X509KeyPair takes the CERTIFICATE blocks of its first argument
+		// and the first PRIVATE KEY block of its second, so one PEM text
+		// holding both serves as each; it checks that they match.
+		pair, perr := tls.X509KeyPair(all, all)
+		if perr != nil {
+			return GRPCDescription{}, fmt.Errorf("not a client certificate and its private key in PEM (-----BEGIN CERTIFICATE----- and -----BEGIN PRIVATE KEY-----): %v", perr)
+		}
+		up.cert = &pair
 	default:
-		return GRPCDescription{}, fmt.Errorf("unknown kind %q: proto, protoset or ca", kind)
+		return GRPCDescription{}, fmt.Errorf("unknown kind %q: proto, protoset, ca or cert", kind)
 	}
 	if err != nil {
 		return GRPCDescription{}, err
@@ -312,6 +393,10 @@ func (h *Hub) UploadGRPC(ctx context.Context, kind string, parts map[string][]by
 	desc := GRPCDescription{Upload: uploadPrefix + id, Source: kind + " " + strings.Join(slices.Sorted(maps.Keys(parts)), ", ")}
 	if up.files != nil {
 		desc.Services = describeServices(up.files)
+	}
+	if up.cert != nil && up.cert.Leaf != nil {
+		// The certificate is public; the key is not repeated.
+		desc.Source = fmt.Sprintf("client certificate for %q, issued by %q", up.cert.Leaf.Subject.CommonName, up.cert.Leaf.Issuer.CommonName)
 	}
 	return desc, nil
 }

@@ -28,6 +28,7 @@ type watchedCreds struct {
 	inner  credentials.TransportCredentials
 	tls    bool
 	trusts string // what verifies the server's certificate, for the notes: "the system roots", "the CA in FILE"
+	client string // the client certificate this side presents, for the notes; "" for none
 	last   *handshakeLog
 }
 
@@ -38,6 +39,18 @@ type handshakeLog struct {
 	err   error      // the handshake's error, nil after one that worked
 	state *tls.ConnectionState
 	first []byte // plaintext: the server's first bytes, when they look like TLS
+	// refused is the alert the server sent after the handshake, as the
+	// first read's error. In TLS 1.3 the client's handshake is over
+	// before the server has checked the client's certificate (RFC 8446
+	// section 4.4.2): a server that wants one and got none, or one it
+	// does not trust, says so with an alert on the client's first read.
+	refused error
+	// asked says the server asked for a client certificate (a
+	// CertificateRequest), and sent whether this side sent one: Go's
+	// client sends one only if it is signed by an authority the request
+	// names. A server that then hangs up may do so before its alert is
+	// read, so this is what tells that case apart.
+	asked, sent bool
 }
 
 // newWatchedCreds returns credentials for TLS with cfg, or for plaintext
@@ -46,7 +59,24 @@ func newWatchedCreds(cfg *tls.Config, trusts string) *watchedCreds {
 	if cfg == nil {
 		return &watchedCreds{inner: insecure.NewCredentials(), last: &handshakeLog{}}
 	}
-	return &watchedCreds{inner: credentials.NewTLS(cfg), tls: true, trusts: trusts, last: &handshakeLog{}}
+	log := &handshakeLog{}
+	cfg = cfg.Clone()
+	certs := cfg.Certificates
+	cfg.Certificates = nil
+	// The choice Go makes from Certificates, with the log kept.
+	cfg.GetClientCertificate = func(req *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		log.asked = true
+		for i := range certs {
+			if req.SupportsCertificate(&certs[i]) == nil {
+				log.sent = true
+				return &certs[i], nil
+			}
+		}
+		return &tls.Certificate{}, nil // none: an empty Certificate message
+	}
+	return &watchedCreds{inner: credentials.NewTLS(cfg), tls: true, trusts: trusts, last: log}
 }
 
 func (c *watchedCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
@@ -60,14 +90,53 @@ func (c *watchedCreds) ClientHandshake(ctx context.Context, authority string, ra
 		}
 		return &sniffer{Conn: conn, log: c.last}, info, nil
 	}
+	c.last.mu.Lock()
+	c.last.asked, c.last.sent = false, false
+	c.last.mu.Unlock()
 	conn, info, err := c.inner.ClientHandshake(ctx, authority, raw)
 	c.last.mu.Lock()
-	c.last.err, c.last.state = err, nil
+	c.last.err, c.last.state, c.last.refused = err, nil, nil
 	if ti, ok := info.(credentials.TLSInfo); ok && err == nil {
 		c.last.state = &ti.State
 	}
 	c.last.mu.Unlock()
-	return conn, info, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return &alertWatch{Conn: conn, log: c.last}, info, nil
+}
+
+// alertWatch keeps the alert that ends a TLS connection's first read, if
+// one does (handshakeLog.refused).
+type alertWatch struct {
+	net.Conn
+	log  *handshakeLog
+	seen bool // the first read is past; only the reader touches it
+}
+
+func (a *alertWatch) Read(p []byte) (int, error) {
+	n, err := a.Conn.Read(p)
+	if !a.seen && (n > 0 || err != nil) {
+		a.seen = true
+		if remoteAlert(err) != "" {
+			a.log.mu.Lock()
+			a.log.refused = err
+			a.log.mu.Unlock()
+		}
+	}
+	return n, err
+}
+
+// remoteAlert is the description of the TLS alert the peer sent that err
+// reports ("certificate required"), or "". crypto/tls reports an alert
+// it received as a net.OpError whose Op is "remote error" and whose Err
+// says "tls: " and the alert's name (RFC 8446 section 6).
+func remoteAlert(err error) string {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(op.Err.Error(), "tls: ")
 }
 
 func (c *watchedCreds) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
@@ -78,7 +147,7 @@ func (c *watchedCreds) Info() credentials.ProtocolInfo { return c.inner.Info() }
 
 // Clone keeps the log: grpc-go handshakes with a clone.
 func (c *watchedCreds) Clone() credentials.TransportCredentials {
-	return &watchedCreds{inner: c.inner.Clone(), tls: c.tls, trusts: c.trusts, last: c.last}
+	return &watchedCreds{inner: c.inner.Clone(), tls: c.tls, trusts: c.trusts, client: c.client, last: c.last}
 }
 
 func (c *watchedCreds) OverrideServerName(name string) error {
@@ -117,12 +186,16 @@ func (c *watchedCreds) says(addr string) string {
 	c.last.mu.Lock()
 	state := c.last.state
 	c.last.mu.Unlock()
+	mutual := ""
+	if c.client != "" {
+		mutual = "; this side presents " + c.client + " (mutual TLS)"
+	}
 	if state == nil || len(state.PeerCertificates) == 0 {
-		return "TLS to " + addr + ", verified against " + c.trusts
+		return "TLS to " + addr + ", verified against " + c.trusts + mutual
 	}
 	cert := state.PeerCertificates[0]
-	return fmt.Sprintf("%s (%s) to %s: the server's certificate for %s, issued by %q, is verified against %s",
-		tls.VersionName(state.Version), tls.CipherSuiteName(state.CipherSuite), addr, certNames(cert), cert.Issuer.CommonName, c.trusts)
+	return fmt.Sprintf("%s (%s) to %s: the server's certificate for %s, issued by %q, is verified against %s%s",
+		tls.VersionName(state.Version), tls.CipherSuiteName(state.CipherSuite), addr, certNames(cert), cert.Issuer.CommonName, c.trusts, mutual)
 }
 
 // certNames lists the names a certificate is valid for.
@@ -153,7 +226,7 @@ func (c *watchedCreds) diagnose(addr string, err error) string {
 		return ""
 	}
 	c.last.mu.Lock()
-	handshakeErr, first := c.last.err, c.last.first
+	handshakeErr, first, refused, asked, sent := c.last.err, c.last.first, c.last.refused, c.last.asked, c.last.sent
 	c.last.mu.Unlock()
 	if !c.tls {
 		switch {
@@ -166,6 +239,14 @@ func (c *watchedCreds) diagnose(addr string, err error) string {
 		}
 		return ""
 	}
+	if why := c.clientCertTrouble(addr, handshakeErr, refused); why != "" {
+		return why
+	}
+	if asked && !sent && handshakeErr == nil && err != nil && strings.Contains(err.Error(), "code = Unavailable") {
+		// The server asked, got none, and hung up: its alert was lost
+		// to a write that found the connection closed.
+		return c.noClientCert(addr, "it asked for one, then closed the connection")
+	}
 	if handshakeErr == nil {
 		return ""
 	}
@@ -174,6 +255,40 @@ func (c *watchedCreds) diagnose(addr string, err error) string {
 		wrongName: "connect by one of its names, or set the server name to verify (-servername) to one of them",
 		plaintext: "a plaintext server: choose plaintext",
 	})
+}
+
+// clientCertTrouble says what went wrong when the server refused this
+// side's certificate, or wanted one and got none; "" when it did not.
+// Which alert a server sends is its choice: Go's sends "certificate
+// required" (TLS 1.3) or "bad certificate" (TLS 1.2) when none came, and
+// "bad certificate" for one it does not trust; others send "unknown
+// certificate authority" or "certificate unknown" for that. Either way
+// the handshake failed (TLS 1.2) or the first read did (TLS 1.3).
+func (c *watchedCreds) clientCertTrouble(addr string, errs ...error) string {
+	for _, err := range errs {
+		name := remoteAlert(err)
+		switch name {
+		case "certificate required", "bad certificate", "unknown certificate authority", "certificate unknown",
+			"unsupported certificate", "certificate expired", "certificate revoked", "access denied":
+		default:
+			continue
+		}
+		if c.client == "" || name == "certificate required" {
+			return c.noClientCert(addr, "the server's alert: "+name)
+		}
+		return fmt.Sprintf("TLS with %s: the server refused the client certificate, %s (the server's alert: %s): give one signed by a CA the server trusts, still valid, and for client authentication", addr, c.client, name)
+	}
+	return ""
+}
+
+// noClientCert says that the server wanted a client certificate and this
+// side sent none, because it has none or because its certificate is not
+// signed by an authority the server named; why is how the server said so.
+func (c *watchedCreds) noClientCert(addr, why string) string {
+	if c.client == "" {
+		return fmt.Sprintf("TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate (%s); give one with its private key: -cert FILE -key FILE, or paste both", addr, why)
+	}
+	return fmt.Sprintf("TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate: %s is not signed by an authority the server asks for (%s); give one its CA signed", addr, c.client, why)
 }
 
 // bytesHint adds to a request that ProtoJSON refused for a bytes field
