@@ -26,11 +26,13 @@ const describeTimeout = 10 * time.Second
 // grpcDescriptors serves POST /console/grpc/descriptors, what the gRPC
 // console learns of a server's methods, for its templates and its checks:
 //
-//   - a form (multipart/form-data) with a field "kind" (proto, protoset
-//     or ca) and the files as parts named "file" (several .proto files at
-//     once, which may import each other): the files are compiled or read,
-//     held by the hub, and answered with the upload:ID a custom-grpc "to"
-//     names them by, and the methods they describe;
+//   - a form (multipart/form-data) with a field "kind" (proto, protoset,
+//     ca, or cert: a client certificate and its private key) and the
+//     files as parts named "file" (several .proto files at once, which
+//     may import each other): the files are compiled or read, held by
+//     the hub, and answered with the upload:ID a custom-grpc "to" names
+//     them by, and the methods they describe (for a client certificate,
+//     whom it names; its key is never answered back);
 //   - JSON {"target": "grpc" or "custom-grpc", "to": ...}: the methods of
 //     the target, from the descriptors its "to" names, or by reflection.
 //
@@ -88,7 +90,9 @@ func grpcDescriptors(hub *wire.Hub) http.HandlerFunc {
 }
 
 // grpcUploadForm reads the kind and the files of an upload form, at most
-// maxGRPCUpload bytes of files in all.
+// maxGRPCUpload bytes of files in all. The parts are read into memory
+// only, never into temporary files as ParseMultipartForm may write them:
+// a pasted private key must not reach the disk.
 func grpcUploadForm(r *http.Request) (kind string, parts map[string][]byte, err error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -125,7 +129,7 @@ func grpcUploadForm(r *http.Request) (kind string, parts map[string][]byte, err 
 		}
 	}
 	if len(parts) == 0 {
-		return "", nil, errors.New("the form has no file: choose a .proto file, a protoset, or paste a CA")
+		return "", nil, errors.New("the form has no file: choose a .proto file, a protoset, or paste a CA or a client certificate and its key")
 	}
 	return kind, parts, nil
 }
