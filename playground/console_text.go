@@ -343,6 +343,13 @@ type grpcText struct {
 	CAFileHelp    string `json:"-"`              // the CA file input's placeholder
 	CAPEMHelp     string `json:"-"`              // the pasted CA's placeholder
 	ServerName    string `json:"-"`              // the optional name to verify
+	ClientCert    string `json:"-"`              // the client certificate's choice (mutual TLS)
+	ClientNone    string `json:"-"`              // its choices: none,
+	ClientFiles   string `json:"-"`              // a certificate and a key file,
+	ClientPasted  string `json:"-"`              // or both pasted
+	CertFileHelp  string `json:"-"`              // the client certificate file's placeholder
+	KeyFileHelp   string `json:"-"`              // its key file's placeholder
+	CertPEMHelp   string `json:"-"`              // the pasted certificate and key's placeholder
 	Descriptors   string `json:"-"`              // the label of the file input
 	DescribeHelp  string `json:"-"`              // what the file input takes
 	Describe      string `json:"-"`              // the button that asks for the methods
@@ -368,6 +375,13 @@ func grpcStrings(l lang) grpcText {
 			CAFileHelp:    "путь к ca.pem на этой машине",
 			CAPEMHelp:     "-----BEGIN CERTIFICATE----- …",
 			ServerName:    "имя для проверки (необязательно)",
+			ClientCert:    "Сертификат клиента",
+			ClientNone:    "нет",
+			ClientFiles:   "файлы на этой машине",
+			ClientPasted:  "вставлен вместе с ключом",
+			CertFileHelp:  "путь к сертификату клиента (PEM)",
+			KeyFileHelp:   "путь к его закрытому ключу (PEM)",
+			CertPEMHelp:   "-----BEGIN CERTIFICATE----- … -----BEGIN PRIVATE KEY----- … (ключ хранится только в памяти площадки)",
 			Descriptors:   "Описание методов",
 			DescribeHelp:  ".proto (можно несколько) или protoset, если у сервера нет reflection",
 			Describe:      "Узнать методы",
@@ -391,6 +405,13 @@ func grpcStrings(l lang) grpcText {
 		CAFileHelp:    "path to ca.pem on this machine",
 		CAPEMHelp:     "-----BEGIN CERTIFICATE----- …",
 		ServerName:    "name to verify (optional)",
+		ClientCert:    "Client certificate",
+		ClientNone:    "none",
+		ClientFiles:   "files on this machine",
+		ClientPasted:  "pasted, with its key",
+		CertFileHelp:  "path to the client certificate (PEM)",
+		KeyFileHelp:   "path to its private key (PEM)",
+		CertPEMHelp:   "-----BEGIN CERTIFICATE----- … -----BEGIN PRIVATE KEY----- … (the key is held in the playground's memory only)",
 		Descriptors:   "Methods from",
 		DescribeHelp:  ".proto files or a protoset, when the server has no reflection",
 		Describe:      "Get methods",
@@ -552,6 +573,7 @@ func ownStrings(l lang) ownText {
 				"tlsUnknown":     {"рукопожатие TLS с %s", "сертификат подписан центром, которому здесь не доверяют: назовите его после URL: -cacert /путь/ca.pem"},
 				"tlsName":        {"рукопожатие TLS с %s", "сертификат выдан на другое имя: возьмите в URL одно из его имён"},
 				"tlsPlain":       {"рукопожатие TLS с %s", "сервер говорит обычным HTTP: напишите в URL http://"},
+				"tlsClientCert":  {"рукопожатие TLS с %s", "серверу нужен сертификат клиента, которому он доверяет (взаимный TLS): дайте его с закрытым ключом, -cert ФАЙЛ -key ФАЙЛ после адреса или в настройках TLS; подписать его должен CA, которому верит сервер"},
 				"plainToTLS":     {"чтение ответа %s", "сервер говорит TLS: напишите в URL https://"},
 				"notFound":       {"%s", "по пути %s у сервера нет точки: укажите в URL путь точки (у серверов MCP это часто /mcp)"},
 				"sessionGone":    {"сессия (Mcp-Session-Id)", "404 на запрос с Mcp-Session-Id: сервер не знает этой сессии (она закончилась, или сервер перезапущен); отправьте initialize заново"},
@@ -598,6 +620,7 @@ func ownStrings(l lang) ownText {
 			"tlsUnknown":     {"the TLS handshake with %s", "its certificate is signed by an authority not trusted here: name the CA after the URL: -cacert /path/ca.pem"},
 			"tlsName":        {"the TLS handshake with %s", "its certificate is for another name: use one of its names in the URL"},
 			"tlsPlain":       {"the TLS handshake with %s", "the server speaks plain HTTP: use http:// in the URL"},
+			"tlsClientCert":  {"the TLS handshake with %s", "the server wants a client certificate it trusts (mutual TLS): give one with its private key, -cert FILE -key FILE after the address or in the TLS settings; a CA the server trusts must have signed it"},
 			"plainToTLS":     {"reading the answer of %s", "the server speaks TLS: use https:// in the URL"},
 			"notFound":       {"%s", "the server has no endpoint at %s: put the endpoint's path in the URL (MCP servers often use /mcp)"},
 			"sessionGone":    {"the session (Mcp-Session-Id)", "404 to a request with Mcp-Session-Id: the server does not know this session (it ended, or the server restarted); send initialize again"},

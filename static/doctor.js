@@ -7,7 +7,8 @@
 //
 //   - connecting: refused, a name that does not resolve, no answer in time;
 //   - TLS: an unknown authority, another name, a plain server behind
-//     https://, a TLS server behind http://;
+//     https://, a TLS server behind http://, a server that wants a
+//     client certificate (mutual TLS) it did not get;
 //   - HTTP: 404 on the path (or, with Mcp-Session-Id, a session the
 //     server no longer knows), 405, 406, 415;
 //   - MCP revisions: 400 from a server that wants a session, or refuses
@@ -47,6 +48,7 @@ function refusal(text, ctx) {
   if (/could not start/.test(text)) return { key: "notStarted", args: [host], more: [] };
   if (/connection refused/.test(text)) return { key: "refused", args: [host], more: [] };
   if (/no such host|server misbehaving/.test(text)) return { key: "dns", args: [host], more: [] };
+  if (/sent no client certificate|refused the client certificate/.test(text)) return { key: "tlsClientCert", args: [host], more: [] };
   if (/unknown authority/.test(text)) return { key: "tlsUnknown", args: [host], more: [] };
   if (/wrong name/.test(text)) return { key: "tlsName", args: [host], more: [] };
   if (/does not speak TLS/.test(text)) return { key: "tlsPlain", args: [host], more: [] };
