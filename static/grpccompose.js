@@ -10,6 +10,13 @@
 // as grpcurl spells them, so that they can be read and typed too:
 //
 //   localhost:9443 -cacert /home/me/ca.pem -proto upload:0a1b2c3d4e5f6071
+//   localhost:9443 -cacert ca.pem -cert me.pem -key me-key.pem
+//
+// A client certificate (mutual TLS) is two files, the certificate and its
+// private key, as grpcurl takes them; pasted here, both go in one upload
+// (kind "cert") that -cert and -key both name. The playground holds the
+// key in memory only and never shows it again; the textarea is emptied
+// once it is uploaded.
 //
 // A bytes field is base64 text in ProtoJSON. A server that carries JSON
 // in one (wirelab's own ExecuteTool has bytes arguments) is easier to
@@ -50,15 +57,17 @@ const quote = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "
 // parseTo reads a custom-grpc "to": the address and the options.
 export function parseTo(to) {
   const words = splitWords(to || "");
-  const p = { addr: words[0] || "", tls: false, cacert: "", servername: "", descriptors: [], other: [] };
+  const p = { addr: words[0] || "", tls: false, cacert: "", servername: "", cert: "", key: "", descriptors: [], other: [] };
   for (let i = 1; i < words.length; i++) {
     const flag = "-" + words[i].replace(/^-+/, "");
-    const takes = ["-cacert", "-servername", "-proto", "-protoset", "-import-path"].includes(flag);
+    const takes = ["-cacert", "-cert", "-key", "-servername", "-proto", "-protoset", "-import-path"].includes(flag);
     const v = takes && i + 1 < words.length ? words[++i] : "";
     if (flag === "-tls") p.tls = true;
     else if (flag === "-plaintext") p.tls = false;
     else if (flag === "-cacert") [p.tls, p.cacert] = [true, v];
     else if (flag === "-servername") [p.tls, p.servername] = [true, v];
+    else if (flag === "-cert") [p.tls, p.cert] = [true, v];
+    else if (flag === "-key") [p.tls, p.key] = [true, v];
     else if (flag === "-proto" || flag === "-protoset" || flag === "-import-path") p.descriptors.push(flag, v);
     else p.other.push(words[i]);
   }
@@ -71,6 +80,8 @@ export function formatTo(p) {
   if (p.cacert) words.push("-cacert", p.cacert);
   else if (p.tls) words.push("-tls");
   if (p.servername) words.push("-servername", p.servername);
+  if (p.cert) words.push("-cert", p.cert);
+  if (p.key) words.push("-key", p.key);
   words.push(...p.descriptors, ...p.other);
   return words.filter((w) => w !== "").map(quote).join(" ");
 }
@@ -165,6 +176,7 @@ export class GRPCPanel {
     const $ = (id) => document.getElementById(id);
     this.el = {
       own: $("grpc-own"), security: $("grpc-security"), cafile: $("grpc-cafile"), capem: $("grpc-capem"), servername: $("grpc-servername"),
+      clientLabel: $("grpc-client-label"), client: $("grpc-client"), certfile: $("grpc-certfile"), keyfile: $("grpc-keyfile"), certpem: $("grpc-certpem"),
       files: $("grpc-files"), describe: $("grpc-describe"), status: $("grpc-status"), bytes: $("grpc-bytes"),
     };
     // What the targets declare is asked once the page has restored its
@@ -188,6 +200,13 @@ export class GRPCPanel {
     this.el.cafile.addEventListener("change", rewrite);
     this.el.servername.addEventListener("change", rewrite);
     this.el.capem.addEventListener("change", () => this.pasteCA());
+    this.el.client.addEventListener("change", () => {
+      this.showControls();
+      rewrite();
+    });
+    this.el.certfile.addEventListener("change", rewrite);
+    this.el.keyfile.addEventListener("change", rewrite);
+    this.el.certpem.addEventListener("change", () => this.pasteCert());
     this.el.files.addEventListener("change", () => this.upload());
     this.el.describe.addEventListener("click", () => this.describe(true));
   }
@@ -211,6 +230,9 @@ export class GRPCPanel {
     this.el.security.value = !p.tls ? "plaintext" : pasted ? "pasted" : p.cacert ? "cafile" : "system";
     if (!pasted) this.el.cafile.value = p.cacert;
     this.el.servername.value = p.servername;
+    const certPasted = p.cert.startsWith("upload:");
+    this.el.client.value = !p.cert && !p.key ? "none" : certPasted ? "pasted" : "files";
+    if (!certPasted) [this.el.certfile.value, this.el.keyfile.value] = [p.cert, p.key];
     this.showControls();
   }
 
@@ -219,15 +241,28 @@ export class GRPCPanel {
     this.el.cafile.hidden = s !== "cafile";
     this.el.capem.hidden = s !== "pasted";
     this.el.servername.hidden = s === "plaintext";
+    const c = this.el.client.value;
+    this.el.clientLabel.hidden = s === "plaintext";
+    this.el.certfile.hidden = this.el.keyfile.hidden = s === "plaintext" || c !== "files";
+    this.el.certpem.hidden = s === "plaintext" || c !== "pasted";
   }
 
-  // writeTo puts the controls' choices into the "to".
-  writeTo(ca) {
+  // writeTo puts the controls' choices into the "to"; uploaded names
+  // the uploads just made: {ca, cert}.
+  writeTo(uploaded) {
+    const up = uploaded || {};
     const p = parseTo(this.to.value);
     const s = this.el.security.value;
     p.tls = s !== "plaintext";
-    p.cacert = s === "cafile" ? this.el.cafile.value.trim() : s === "pasted" ? ca || (p.cacert.startsWith("upload:") ? p.cacert : "") : "";
+    p.cacert = s === "cafile" ? this.el.cafile.value.trim() : s === "pasted" ? up.ca || (p.cacert.startsWith("upload:") ? p.cacert : "") : "";
     p.servername = p.tls ? this.el.servername.value.trim() : "";
+    // A client certificate is grpcurl's -cert and -key; a pasted one is
+    // one upload, named by both.
+    const c = p.tls ? this.el.client.value : "none";
+    const held = p.cert.startsWith("upload:") ? p.cert : "";
+    const pasted = c === "pasted" ? up.cert || held : "";
+    p.cert = c === "files" ? this.el.certfile.value.trim() : pasted;
+    p.key = c === "files" ? this.el.keyfile.value.trim() : pasted;
     this.to.value = formatTo(p);
     this.changed();
   }
@@ -256,7 +291,27 @@ export class GRPCPanel {
     form.append("file", new Blob([pem]), "pasted-ca.pem");
     try {
       const answer = await this.post(form);
-      this.writeTo(answer.upload);
+      this.writeTo({ ca: answer.upload });
+      this.describe();
+    } catch (e) {
+      this.say(e.message, true);
+    }
+  }
+
+  // pasteCert uploads the pasted client certificate and its key, names
+  // the upload in the "to" as -cert and -key, and empties the textarea:
+  // the key stays in the playground's memory, not on the page.
+  async pasteCert() {
+    const pem = this.el.certpem.value.trim();
+    if (pem === "") return;
+    const form = new FormData();
+    form.append("kind", "cert");
+    form.append("file", new Blob([pem]), "pasted-cert.pem");
+    try {
+      const answer = await this.post(form);
+      this.el.certpem.value = "";
+      this.writeTo({ cert: answer.upload });
+      this.say(answer.source);
       this.describe();
     } catch (e) {
       this.say(e.message, true);
@@ -398,6 +453,10 @@ export function grpcurlTarget(to) {
   if (!p.tls) flags.push("-plaintext");
   if (p.cacert) flags.push("-cacert " + quote(file(p.cacert, "ca.pem")));
   if (p.servername) flags.push("-servername " + quote(p.servername));
+  // A pasted client certificate holds the certificate and its key in one
+  // text: saved as client.pem, it is grpcurl's -cert and -key both.
+  if (p.cert) flags.push("-cert " + quote(file(p.cert, "client.pem")));
+  if (p.key) flags.push("-key " + quote(file(p.key, "client.pem")));
   for (let i = 0; i + 1 < p.descriptors.length; i += 2) {
     const stand = p.descriptors[i] === "-protoset" ? "your.protoset" : "your.proto";
     flags.push(p.descriptors[i] + " " + quote(file(p.descriptors[i + 1], stand)));
