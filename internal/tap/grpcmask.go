@@ -28,6 +28,7 @@ type headerMasker struct {
 	dec    *hpack.Decoder
 	fields []hpack.HeaderField // the block being decoded
 	broken bool                // a block failed to decode: the table is lost, and so are the names
+	unread bool                // the latest block was recorded as it crossed, its names unknown
 	// pending are a block's frames while it is collected (HEADERS, then
 	// CONTINUATION until END_HEADERS): the record gets them together.
 	pending [][]byte
@@ -59,6 +60,7 @@ func (m *headerMasker) frame(b []byte) [][]byte {
 	}
 	frames := m.pending
 	m.pending = nil
+	m.unread = true // until the block is read
 	// Cut each frame into the part before its fragment, the fragment,
 	// and its padding.
 	type part struct{ head, frag, pad []byte }
@@ -85,6 +87,9 @@ func (m *headerMasker) frame(b []byte) [][]byte {
 		block = append(block, p...)
 	}
 	masked, changed := m.mask(block)
+	if m.unread {
+		return frames
+	}
 	if !changed {
 		return frames
 	}
@@ -120,6 +125,7 @@ func (m *headerMasker) mask(block []byte) ([]byte, bool) {
 	if err != nil || len(spans) != len(m.fields) {
 		return block, false
 	}
+	m.unread = false
 	var out []byte
 	last := 0
 	for i, s := range spans {
@@ -264,4 +270,48 @@ func appendString(b []byte, s string) []byte {
 		b = append(b, byte(n))
 	}
 	return append(b, s...)
+}
+
+// HeaderMasker masks the secrets in the header blocks of one direction of
+// one HTTP/2 connection, as the gRPC relay masks them in its record, for
+// a recording made of frames captured elsewhere (the playground's export
+// of its gRPC console). Give it every HEADERS and CONTINUATION frame of
+// the direction, whole and in the order they crossed; other frames carry
+// no HPACK and pass it by.
+//
+// HPACK numbers its dynamic table from the newest entry (RFC 7541
+// section 2.3.3), so a masker that starts mid-connection knows the
+// entries added since, under the numbers the peer used, and fails on a
+// reference to an older one: a block it reads, it reads right. A block it
+// cannot read may hold a secret it cannot find, and the table is out of
+// step after it, so that block and every later one of the direction are
+// unreadable (Frame's ok is false): leave them out of the record.
+type HeaderMasker struct{ m *headerMasker }
+
+// NewHeaderMasker returns a masker for one direction of one connection.
+func NewHeaderMasker() *HeaderMasker { return &HeaderMasker{m: newHeaderMasker()} }
+
+// Frame takes one whole HEADERS or CONTINUATION frame, its 9-byte header
+// first, and returns the frames to record: none while a block is still
+// being collected (ok is true), then every frame of the block with its
+// secrets masked. When the block could not be read, ok is false and
+// frames are the block's frames as they crossed, which may hold a
+// secret.
+func (h *HeaderMasker) Frame(b []byte) (frames [][]byte, ok bool) {
+	if len(b) < frameHeaderLen {
+		h.Lost()
+		return [][]byte{b}, false
+	}
+	frames = h.m.frame(b)
+	if frames == nil {
+		return nil, true
+	}
+	return frames, !h.m.unread
+}
+
+// Lost tells the masker that a header frame of its direction will not
+// be given to it (cut short, say): the table is then out of step, and
+// every later block unreadable.
+func (h *HeaderMasker) Lost() {
+	h.m.broken, h.m.pending = true, nil
 }

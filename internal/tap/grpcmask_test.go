@@ -1,0 +1,72 @@
+package tap
+
+import (
+	"bytes"
+	"testing"
+
+	"golang.org/x/net/http2/hpack"
+)
+
+// headersFrame wraps a header block in one HEADERS frame of stream 1
+// with END_HEADERS.
+func headersFrame(block []byte) []byte {
+	n := len(block)
+	return append([]byte{byte(n >> 16), byte(n >> 8), byte(n), 0x1, flagEndHeaders, 0, 0, 0, 1}, block...)
+}
+
+// TestHeaderMasker: a masker that sees a connection's blocks from the
+// first masks the secret where it is sent and reads the later block that
+// refers to it; one that starts at the later block cannot read it, and
+// says so, and every block after it is unreadable too.
+func TestHeaderMasker(t *testing.T) {
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	block := func(fields ...hpack.HeaderField) []byte {
+		buf.Reset()
+		for _, f := range fields {
+			enc.WriteField(f)
+		}
+		return headersFrame(bytes.Clone(buf.Bytes()))
+	}
+	auth := hpack.HeaderField{Name: "authorization", Value: "Bearer secret"}
+	path := hpack.HeaderField{Name: ":path", Value: "/tools.v1.ToolServer/ExecuteTool"}
+	first := block(path, auth)
+	second := block(path, auth) // both by index now
+	plain := block(hpack.HeaderField{Name: ":method", Value: "POST"})
+
+	m := NewHeaderMasker()
+	for i, b := range [][]byte{first, second, plain} {
+		frames, ok := m.Frame(b)
+		if !ok || len(frames) != 1 {
+			t.Fatalf("block %d: ok %v, %d frames", i+1, ok, len(frames))
+		}
+		if bytes.Contains(frames[0], []byte("secret")) || bytes.Contains(frames[0], hpack.AppendHuffmanString(nil, "Bearer secret")) {
+			t.Errorf("block %d holds the secret: %q", i+1, frames[0])
+		}
+	}
+
+	late := NewHeaderMasker()
+	if frames, ok := late.Frame(second); ok {
+		t.Errorf("a block that refers to an entry added before the masker started read as %q", frames)
+	}
+	if _, ok := late.Frame(plain); ok {
+		t.Error("a block after an unreadable one read, with the table out of step")
+	}
+
+	// A block cut across a CONTINUATION is held until its end.
+	split := NewHeaderMasker()
+	head := bytes.Clone(first[:frameHeaderLen+3])
+	head[0], head[1], head[2], head[4] = 0, 0, 3, 0
+	rest := append([]byte{0, 0, byte(len(first) - frameHeaderLen - 3), 0x9, flagEndHeaders, 0, 0, 0, 1}, first[frameHeaderLen+3:]...)
+	if frames, ok := split.Frame(head); frames != nil || !ok {
+		t.Errorf("the first frame of a block: %q, %v; want nothing yet", frames, ok)
+	}
+	frames, ok := split.Frame(rest)
+	if !ok || len(frames) != 2 || bytes.Contains(bytes.Join(frames, nil), []byte("secret")) {
+		t.Errorf("a block in two frames: ok %v, %q", ok, frames)
+	}
+	split.Lost()
+	if _, ok := split.Frame(plain); ok {
+		t.Error("a block read after a lost one")
+	}
+}
