@@ -125,6 +125,19 @@ func TestBrowserOwnMCPStdio(t *testing.T) {
 	b.click("#send")
 	b.waitUntil("the resource is read", messageRows+`.some(r => r.dataset.dir === "in" && r.textContent.includes("result"))`, ownDump)
 	b.waitUntil("the resource's contents came", saved(`"contents":[{"uri":`+strconv.Quote(uri)), ownDump)
+
+	// A resource template is a resources/read whose URI the learner
+	// fills in.
+	const dynamic = "demo://resource/dynamic/text/{resourceId}"
+	b.waitUntil("its resource templates are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "resources/read `+dynamic+`")`, ownDump)
+	b.chooseOwn("resources/read " + dynamic)
+	frame = b.text(`document.getElementById("composer").value`)
+	if !strings.Contains(frame, `"uri":"`+dynamic+`"`) {
+		t.Fatalf("the resource template's frame reads %s", frame)
+	}
+	b.setComposer(strings.Replace(frame, "{resourceId}", "7", 1))
+	b.click("#send")
+	b.waitUntil("the templated resource is read", saved(`"uri":"demo://resource/dynamic/text/7"`), ownDump)
 }
 
 // TestBrowserOwnMCPHTTP: server-everything over Streamable HTTP, by its
@@ -224,8 +237,14 @@ func TestBrowserOwnMCPHTTP(t *testing.T) {
 // it declares is asked in that revision, and its templates carry the
 // revision in params._meta and the headers that repeat the method and
 // the name, with no session.
+//
+// The server lists one tool a page: the console follows nextCursor
+// through every page when it asked itself, offers the next page as a
+// template when the learner asked, and keeps what was declared across a
+// reload.
 func TestBrowserOwnMCPModern(t *testing.T) {
-	handler := mcp.NewServer(tools.New(nil), &mcp.ServerOptions{Version: "test"}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	cat := tools.New(nil)
+	handler := mcp.NewServer(cat, &mcp.ServerOptions{Version: "test", PageSize: 1}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
 	srv := httptest.NewServer(handler)
 	t.Cleanup(func() { handler.Close(); srv.Close() })
 
@@ -237,7 +256,32 @@ func TestBrowserOwnMCPModern(t *testing.T) {
 	b.click("#send")
 	b.waitUntil("the revision it answered is said", `document.getElementById("own-status").textContent.includes("2026-07-28")`, ownDump)
 	b.text(`(document.getElementById("own-declared").click(), "")`)
-	b.waitUntil("its tools are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "tools/call word_count")`, ownDump)
+	var names []string
+	for _, d := range cat.List() {
+		names = append(names, "tools/call "+d.Name)
+	}
+	if len(names) < 2 {
+		t.Fatalf("the catalogue has %d tools: no second page to follow", len(names))
+	}
+	list, _ := json.Marshal(names)
+	ownNames := `[...document.querySelectorAll("#template optgroup[data-own] option")].map(o => o.textContent)`
+	b.waitUntil("every page of its tools is followed", fmt.Sprintf(`(n => %s.every(x => n.includes(x)))(%s)`, list, ownNames), ownDump)
+
+	// A tools/list the learner sends: its next page is a template.
+	b.setComposer("POST " + mcp.Endpoint + " HTTP/1.1\nHost: {{host}}\nAccept: application/json, text/event-stream\nContent-Type: application/json\nMCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/list\n\n" +
+		`{"jsonrpc":"2.0","id":50,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	b.click("#send")
+	b.waitUntil("the next page is offered", ownNames+`.includes("tools/list: the next page (nextCursor)")`, ownDump)
+	b.chooseOwn("tools/list: the next page (nextCursor)")
+	if frame := b.text(`document.getElementById("composer").value`); !strings.Contains(frame, `"cursor":"`) {
+		t.Errorf("the next page's frame has no cursor:\n%s", frame)
+	}
+
+	// A reload keeps what the server declared.
+	b.open("/console/mcp")
+	b.expect("the target is kept", `document.getElementById("target").value === "custom-http"`, ownDump)
+	b.expect("its templates are there at once", fmt.Sprintf(`(n => %s.every(x => n.includes(x)))(%s)`, list, ownNames), ownDump)
+
 	b.chooseOwn("tools/call word_count")
 	frame := b.text(`document.getElementById("composer").value`)
 	for _, want := range []string{"MCP-Protocol-Version: 2026-07-28\n", "Mcp-Method: tools/call\n", "Mcp-Name: word_count\n", `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"arguments":{"text":""}`} {

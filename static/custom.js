@@ -244,20 +244,24 @@ export class OwnServer {
     this.afterLearning();
   }
 
-  // learnList reads a list answer: a first page replaces what was known,
-  // a later one (asked with a cursor) adds to it. A nextCursor is
-  // followed at once when the console asked for the list; when the
-  // learner did, the next page becomes a template.
+  // learnList reads a list answer. The whole list (one page), or the
+  // first page of the console's own walk through the pages, replaces
+  // what was known; any other page adds to it, so a first page the
+  // learner asks for does not shorten a list the console walked whole.
+  // A nextCursor is followed at once when the console asked for the
+  // list; when the learner did, the next page becomes a template.
   learnList(s, id, res) {
     const asked = this.lists.get(id);
     this.lists.delete(id);
     for (const [method, [field, name]] of Object.entries(listMethods)) {
       if (!Array.isArray(res[field]) || (asked && asked.method !== method)) continue;
       const got = res[field].filter((x) => x && typeof x[name] === "string");
-      const before = asked && asked.cursor ? s[field] : [];
+      const more = typeof res.nextCursor === "string" && res.nextCursor !== "";
+      const fresh = asked ? !asked.cursor && (asked.auto || !more) : !more;
+      const before = fresh ? [] : s[field];
       const seen = new Set(before.map((x) => x[name]));
       s[field] = before.concat(got.filter((x) => !seen.has(x[name]))).slice(0, maxDeclared);
-      const cursor = typeof res.nextCursor === "string" && res.nextCursor !== "" && s[field].length < maxDeclared ? res.nextCursor : "";
+      const cursor = more && s[field].length < maxDeclared ? res.nextCursor : "";
       if (!cursor) delete s.next[method];
       else if (asked && asked.auto) this.askList(s, method, cursor);
       else s.next[method] = cursor;
