@@ -379,9 +379,12 @@ func interopStdio(t *testing.T, client *sdk.Client, opts *sdk.ClientSessionOptio
 	outR, outW := io.Pipe() // server -> client: its stdout
 	served := make(chan error, 1)
 	// Ends when ServeStdio returns: at EOF on inR, when the client closes
-	// inW.
+	// inW. The recorder comes before the pipe in both directions, so that
+	// a message is recorded before the other side can read it: the pipe's
+	// Write returns only once the client has read the answer, and by then
+	// the client may already be asking what the wire holds.
 	go func() {
-		err := srv.ServeStdio(context.Background(), io.TeeReader(inR, wire.sent()), io.MultiWriter(outW, wire.answered()))
+		err := srv.ServeStdio(context.Background(), io.TeeReader(inR, wire.sent()), io.MultiWriter(wire.answered(), outW))
 		outW.Close()
 		served <- err
 	}()
