@@ -315,3 +315,7 @@ func (h *HeaderMasker) Frame(b []byte) (frames [][]byte, ok bool) {
 func (h *HeaderMasker) Lost() {
 	h.m.broken, h.m.pending = true, nil
 }
+
+// IsSecretHeader reports whether a record masks the value of a header,
+// or of gRPC metadata, of this name (Authorization, Cookie, ...).
+func IsSecretHeader(name string) bool { return isSecret(name) }

@@ -38,10 +38,11 @@ import (
 //     their requests went: the request's method, URL, headers and body,
 //     the response's status and headers, its body whole or each SSE
 //     event as it passed, and the end (or where it broke off).
-//   - a gRPC target is not exported: its frames carry metadata in HPACK
-//     header blocks, whose secrets the tap masks as it records them and
-//     this export cannot; the start event is followed by a note saying
-//     so.
+//   - a gRPC target's calls are the HTTP/2 frames that crossed, both
+//     ways, in order, as `wirelab tap --grpc` records them: h2-frame
+//     events numbered by connection, the metadata's secrets masked in
+//     their HPACK header blocks (tap.HeaderMasker; see export_grpc.go),
+//     a reconnect and a call that could not be made as notes.
 //
 // Secrets in HTTP headers (Authorization, Cookie, ...) are masked as the
 // tap masks them by default (tap.Recorder). Events older than the
@@ -96,13 +97,15 @@ func (h *Hub) Export(id, target, to string) ([]tap.Event, error) {
 		err = x.stdio(evs, target, to, argv)
 		return x.rec.Events(), err
 	case strings.Contains(target, "grpc"):
-		addr := h.targets.GRPCAddr
-		if words := strings.Fields(to); len(words) > 0 {
-			addr = words[0]
+		upstream := "grpc://" + h.targets.GRPCAddr
+		if g, err := parseGRPCTo(to); err == nil && target == "custom-grpc" {
+			upstream = "grpc://" + g.addr
+			if g.tls {
+				upstream = "grpcs://" + g.addr
+			}
 		}
-		x.start(evs, tap.Event{Upstream: "grpc://" + addr})
-		x.add(tap.Event{Kind: tap.KindNote, Data: "the console's gRPC calls are not exported: their metadata travels in HPACK header blocks, whose secrets this export cannot mask; record them with wirelab tap --grpc instead"})
-		return x.rec.Events(), nil
+		err := x.grpc(evs, target, to, upstream)
+		return x.rec.Events(), err
 	default:
 		base := httpBase(h.targets, target, to)
 		if base == "" {
