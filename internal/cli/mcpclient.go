@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
 	"github.com/wirelab/wirelab/protocols/mcp"
 )
@@ -203,13 +205,11 @@ func elicitor(env Env, stderr io.Writer, acceptWith map[string]any, decline bool
 }
 
 // isTerminal reports whether r is a terminal someone can type into.
+// Being a character device is not enough: /dev/null is one too, and
+// reading it gives only the end of input.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // askForm asks for each field of a requestedSchema on the terminal. An

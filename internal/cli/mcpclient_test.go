@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -183,4 +184,39 @@ func TestMCPClientOAuthFlags(t *testing.T) {
 			t.Errorf("the wire on stderr shows the token in full, or not masked as expected:\n%s", stderr)
 		}
 	})
+}
+
+// TestElicitWithStdinDevNull holds that /dev/null is no terminal: it is a
+// character device, but no one can type into it. `wirelab client mcp ...
+// </dev/null` must decline the server's question, not prompt into the
+// void and read the end of input as a cancel.
+func TestElicitWithStdinDevNull(t *testing.T) {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+
+	var stderr bytes.Buffer
+	ask := elicitor(Env{Stdin: devNull}, &stderr, nil, false)
+	res, err := ask(context.Background(), mcp.ElicitParams{
+		Message:         "confirm deploy:production",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean"}}}`),
+	})
+	if err != nil {
+		t.Fatalf("elicitor: %v", err)
+	}
+	if res.Action != "decline" {
+		t.Errorf("with stdin %s the answer is %q, want decline; stderr:\n%s", os.DevNull, res.Action, stderr.String())
+	}
+
+	// The same through the command line, against a server that asks.
+	srv := httptest.NewServer(mcp.NewServer(tools.New(nil), nil).HTTPHandler(nil))
+	defer srv.Close()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"client", "mcp", "--url", srv.URL + mcp.Endpoint, "deploy_service", "service=api", "env=production"},
+		Env{Stdin: devNull, Stdout: &out, Stderr: &errb, Executable: wirelabBin})
+	if code != 1 || !strings.Contains(errb.String(), "no terminal to ask on, so declined") {
+		t.Errorf("client mcp deploy_service env=production <%s: exit %d, want 1 and a decline; stderr:\n%s", os.DevNull, code, errb.String())
+	}
 }
