@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -343,6 +344,41 @@ func TestBrowserOwnA2A(t *testing.T) {
 	b.chooseOwn("SendMessage Count words")
 	b.click("#send")
 	b.waitUntil("the skill's task completes", savedIn("a2a", `TASK_STATE_COMPLETED`), ownDump)
+
+	// A2A 0.3: the answer is the task itself, whose id (here nowhere
+	// else in the answer) fills {{task}} in the message that answers the
+	// task's question.
+	agent03 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Params struct {
+				Message struct {
+					TaskID string `json:"taskId"`
+				} `json:"message"`
+			} `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		state := "input-required"
+		if req.Params.Message.TaskID == "task-03" {
+			state = "completed"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"kind":"task","id":"task-03","contextId":"c-03","status":{"state":%q}}}`, req.ID, state)
+	}))
+	t.Cleanup(agent03.Close)
+	b.setTo(agent03.URL + "/")
+	post03 := func(body string) string {
+		return "POST / HTTP/1.1\nHost: {{host}}\nContent-Type: application/json\n\n" + body
+	}
+	message03 := func(id int, text, extra string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"message/send","params":{"message":{"kind":"message","messageId":"m%d","role":"user","parts":[{"kind":"text","text":%q}]%s}}}`, id, id, text, extra)
+	}
+	b.setComposer(post03(message03(30, "deploy api-gateway", "")))
+	b.click("#send")
+	b.waitUntil("the 0.3 task asks for input", savedRow(`"id":30,`, `"input-required"`), ownDump)
+	b.setComposer(post03(message03(31, "staging", `,"taskId":"{{task}}"`)))
+	b.click("#send")
+	b.waitUntil("the 0.3 task completes", savedRow(`"id":31,`, `"completed"`), ownDump)
 }
 
 // saved is true once a row from a server that the MCP console keeps

@@ -139,6 +139,10 @@ export class WireKnown {
     if (msg.kind === "http-body" || msg.kind === "line") {
       const m = /"task":\{"id":"([^"]+)"/.exec(msg.text) || /"taskId":"([^"]+)"/.exec(msg.text);
       if (m) this.task = m[1];
+      // A2A 0.3 answers with the task itself as the result, marked by
+      // its kind, its id among the task's fields.
+      const v03 = msg.dir === "in" && /"kind"\s*:\s*"task"/.test(msg.text) && a2aTask(msg.text);
+      if (v03) this.task = v03;
       // Only the server's: the retry that echoes it carries it too.
       const state = msg.dir === "in" && /"requestState":"([^"]+)"/.exec(msg.text);
       if (state) this.requestState = state[1];
@@ -185,4 +189,15 @@ export class WireKnown {
 // without its options).
 function where(target, to) {
   return (target || "") + " " + String(to || "").trim().split(/\s+/)[0];
+}
+
+// a2aTask is the id of an A2A 0.3 task that a JSON-RPC answer carries as
+// its result ({"result":{"kind":"task","id":…}}), or "".
+function a2aTask(text) {
+  try {
+    const r = JSON.parse(text).result;
+    return r && r.kind === "task" && typeof r.id === "string" ? r.id : "";
+  } catch (e) {
+    return "";
+  }
 }
