@@ -21,6 +21,17 @@ const shutdownTimeout = 5 * time.Second
 // Port 0 picks a free port; the line shows which. The scheme is "http://"
 // for HTTP servers and "" for gRPC, whose clients take a bare host:port.
 func listen(addr, proto, scheme string, stderr io.Writer) (net.Listener, bool, error) {
+	return listenReachable(addr, proto, scheme, reachableWarning, stderr)
+}
+
+// reachableWarning is what listen says of a listener that other machines
+// can reach, which the servers of a lesson rarely mean to be.
+const reachableWarning = "wirelab: WARNING: %s is reachable from other machines; use 127.0.0.1 unless you mean it\n"
+
+// listenReachable is listen with its own line, a format taking the
+// address, for a listener other machines can reach, in place of the
+// warning: a classroom means to be reached.
+func listenReachable(addr, proto, scheme, reachable string, stderr io.Writer) (net.Listener, bool, error) {
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return nil, false, fmt.Errorf("cannot listen on %s: the port is already in use (is another wirelab running?); "+
@@ -31,7 +42,7 @@ func listen(addr, proto, scheme string, stderr io.Writer) (net.Listener, bool, e
 	}
 	loopback := isLoopback(ln.Addr())
 	if !loopback {
-		fmt.Fprintf(stderr, "wirelab: WARNING: %s is reachable from other machines; use 127.0.0.1 unless you mean it\n", ln.Addr())
+		fmt.Fprintf(stderr, reachable, ln.Addr())
 	}
 	fmt.Fprintf(stderr, "wirelab: %s server listening on %s%s\n", proto, scheme, ln.Addr())
 	return ln, loopback, nil

@@ -72,7 +72,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("the http-auth server's tokens: %w", err)
 	}
 
-	ln, loopback, err := listen(*addr, "playground", "http://", env.Stderr)
+	reachable := reachableWarning
+	if *inClass {
+		// The instructor chose to be reached: say by whom, and with what.
+		reachable = "wirelab: classroom: %s is reachable from other machines: browsers with the join code follow, read-only; " +
+			"nothing they do starts a process or changes your progress\n"
+	}
+	ln, loopback, err := listenReachable(*addr, "playground", "http://", reachable, env.Stderr)
 	if err != nil {
 		return err
 	}
