@@ -129,4 +129,3 @@ func TestBrowserOwnMCPHTTPS(t *testing.T) {
 	b.click("#send")
 	b.waitUntil("the tool answers over https", saved(`"words":3`), ownDump)
 }
-
