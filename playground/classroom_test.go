@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
 	"io"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/wirelab/wirelab/exercises/frames"
 	"github.com/wirelab/wirelab/exercises/progress"
@@ -453,7 +456,12 @@ func TestClassroomInstructor(t *testing.T) {
 	qr := do(t, tr.local, "GET", "/classroom/qr.png", "", "", "")
 	img, err := png.Decode(strings.NewReader(qr.body))
 	if qr.code != http.StatusOK || err != nil || img.Bounds().Dx() < qrSize {
-		t.Errorf("the QR code: %d, %v", qr.code, err)
+		t.Fatalf("the QR code: %d, %v", qr.code, err)
+	}
+	// What a phone reads from it: the join URL with the code, so that
+	// the form comes filled in.
+	if got, want := decodeQR(t, img), "http://192.0.2.2:8080/join?code="+classroomCode; got != want {
+		t.Errorf("the QR code reads %q, want %q", got, want)
 	}
 	if a := do(t, tr.local, "GET", "/classroom/qr.png?n=1", "", "", ""); a.code != http.StatusNotFound {
 		t.Errorf("the QR code of a join URL there is not: %d", a.code)
@@ -513,6 +521,21 @@ func TestClassroomInstructor(t *testing.T) {
 	if fi, err := os.Stat(written.Path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the log's mode: %v %v, want 0600", fi.Mode(), err)
 	}
+}
+
+// decodeQR reads the text of the QR code in img, as a phone's camera
+// would.
+func decodeQR(t *testing.T, img image.Image) string {
+	t.Helper()
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		t.Fatalf("the QR code as a bitmap: %v", err)
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("reading the QR code: %v", err)
+	}
+	return res.GetText()
 }
 
 // TestNoClassroom: without --classroom there is no join page, and a page
