@@ -16,8 +16,8 @@ import (
 )
 
 // TestBrowserConsoleGRPCClientCert: a server that requires a client
-// certificate is called with its CA and a client certificate and key,
-// both pasted on the page: the "to" names them as grpcurl does (-cacert,
+// certificate is called with its CA only, and the refusal asks for one;
+// then with a client certificate and key pasted on the page: the "to" names them as grpcurl does (-cacert,
 // -cert, -key), the grpcurl line has them with files for the uploads,
 // the call succeeds, and the key is nowhere on the page after it was
 // uploaded.
@@ -58,16 +58,23 @@ func TestBrowserConsoleGRPCClientCert(t *testing.T) {
 	set("grpc-capem", string(certs.CA), "change")
 	b.waitUntil("the pasted CA is named in the target", `/ -cacert upload:[0-9a-f]{16}/.test(`+to+`)`, dump)
 	b.expect("the client certificate's choice is offered with TLS", `!document.getElementById("grpc-client-label").hidden`, dump)
+	b.run("uploading the .proto", chromedp.SetUploadFiles(chromedp.CSS("#grpc-files"), []string{proto}))
+	b.waitUntil("the server's methods are templates", `[...document.querySelectorAll("#template optgroup option")].some(o => o.textContent === "tools.v1.ToolServer/ExecuteTool")`, dump)
+
+	// Without a client certificate the server refuses the connection,
+	// and the refusal says what to give. (The gRPC console shows the
+	// engine's diagnosis in the row; its doctor boxes are the MCP and
+	// A2A consoles'.)
+	frame := "tools.v1.ToolServer/ExecuteTool\n" + `{"toolName":"word_count","arguments":{"text":"hello"}}`
+	set("composer", frame, "input")
+	b.click("#send")
+	b.waitUntil("the refusal asks for a client certificate", `[...document.querySelectorAll("#transcript-rows tr.row-refused")].some(r => r.textContent.includes("sent no client certificate") && r.textContent.includes("-cert FILE -key FILE"))`, consoleDump)
+
 	b.choose("grpc-client", "pasted, with its key")
 	b.expect("the textarea for the certificate and key is shown", `!document.getElementById("grpc-certpem").hidden && document.getElementById("grpc-certfile").hidden`, dump)
 	set("grpc-certpem", string(certs.ClientCert)+string(certs.ClientKey), "change")
 	b.waitUntil("the pasted certificate is named as -cert and -key", `/ -cert (upload:[0-9a-f]{16}) -key \1/.test(`+to+`)`, dump)
 	b.expect("the textarea is emptied", `document.getElementById("grpc-certpem").value === ""`, dump)
-	b.run("uploading the .proto", chromedp.SetUploadFiles(chromedp.CSS("#grpc-files"), []string{proto}))
-	b.waitUntil("the server's methods are templates", `[...document.querySelectorAll("#template optgroup option")].some(o => o.textContent === "tools.v1.ToolServer/ExecuteTool")`, dump)
-
-	frame := "tools.v1.ToolServer/ExecuteTool\n" + `{"toolName":"word_count","arguments":{"text":"hello"}}`
-	set("composer", frame, "input")
 	if line := b.text(`document.getElementById("copy-out").textContent`); !strings.Contains(line, "grpcurl -cacert ca.pem -cert client.pem -key client.pem ") {
 		t.Errorf("the grpcurl line: %q", line)
 	}
