@@ -531,6 +531,7 @@ type ownText struct {
 	Answered    string `json:"answered"`    // "your server answered revision %s"
 	Counts      string `json:"counts"`      // "%d tools, %d resources, %d prompts"
 	More        string `json:"more"`        // lists with more pages: "%s" names them
+	Capped      string `json:"capped"`      // lists cut at the console's limit: "%d" is the limit, "%s" names them
 	NextPage    string `json:"nextPage"`    // the template of a list's next page: "%s" is the list's method
 	AnswerTask  string `json:"answerTask"`  // the A2A template that answers a task waiting for input
 	Card        string `json:"card"`        // "the card of %s: endpoint %s, A2A %s, %d skills"
@@ -561,6 +562,7 @@ func ownStrings(l lang) ownText {
 			Answered:    "ваш сервер ответил ревизией %s",
 			Counts:      "инструментов: %d, ресурсов: %d, промптов: %d",
 			More:        "есть ещё страницы: %s",
+			Capped:      "шаблоны только для первых %d из списков %s (предел консоли)",
 			NextPage:    "%s: следующая страница (nextCursor)",
 			AnswerTask:  "ответить задаче, которая ждёт ввода",
 			Card:        "карточка %s: точка %s, A2A %s, навыков: %d",
@@ -608,6 +610,7 @@ func ownStrings(l lang) ownText {
 		Answered:    "your server answered revision %s",
 		Counts:      "%d tools, %d resources, %d prompts",
 		More:        "more pages: %s",
+		Capped:      "templates for the first %d only of: %s (the console's limit)",
 		NextPage:    "%s: the next page (nextCursor)",
 		AnswerTask:  "answer the task waiting for input",
 		Card:        "the card of %s: endpoint %s, A2A %s, %d skills",

@@ -186,6 +186,8 @@ export class OwnServer {
     if (s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0) parts.push(fmt(this.T.counts, s.tools.length, s.resources.length + s.resourceTemplates.length, s.prompts.length));
     const more = Object.keys(s.next);
     if (more.length > 0) parts.push(fmt(this.T.more, more.join(", ")));
+    const capped = Object.keys(s.capped);
+    if (capped.length > 0) parts.push(fmt(this.T.capped, maxDeclared, capped.join(", ")));
     return parts.join("; ");
   }
 
@@ -260,7 +262,11 @@ export class OwnServer {
       const fresh = asked ? !asked.cursor && (asked.auto || !more) : !more;
       const before = fresh ? [] : s[field];
       const seen = new Set(before.map((x) => x[name]));
-      s[field] = before.concat(got.filter((x) => !seen.has(x[name]))).slice(0, maxDeclared);
+      const all = before.concat(got.filter((x) => !seen.has(x[name])));
+      s[field] = all.slice(0, maxDeclared);
+      // Past the limit the rest is not read: the status names the limit.
+      if (all.length > maxDeclared || (more && s[field].length >= maxDeclared)) s.capped[field] = true;
+      else if (fresh) delete s.capped[field];
       const cursor = more && s[field].length < maxDeclared ? res.nextCursor : "";
       if (!cursor) delete s.next[method];
       else if (asked && asked.auto) this.askList(s, method, cursor);
@@ -548,7 +554,7 @@ export class OwnServer {
 }
 
 function newServer() {
-  return { tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [], next: {}, version: "", caps: null, answered: false, initialized: false };
+  return { tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [], next: {}, capped: {}, version: "", caps: null, answered: false, initialized: false };
 }
 
 // bodyOf is the JSON a row from a server carries: a stdio line, an SSE

@@ -333,7 +333,15 @@ export class Transcript {
       default: // fix, exit, end, session-end: the playground's notes
         if (ev.kind === "end") {
           const x = this.exchanges.get(ev.id);
-          if (x && x.head) this.onChange("update", x.head);
+          if (x && x.head) {
+            // A whole answer that says it is JSON and is not: the row
+            // says so, beside the bytes as they came.
+            const body = splitHTTP(x.head.text).body;
+            if (!x.stream && /^content-type:\s*application\/json/im.test(x.head.text) && body.trim() !== "" && parseJSON(body) === undefined) {
+              x.head.summary = x.head.text.split("\n")[0] + " · not JSON";
+            }
+            this.onChange("update", x.head);
+          }
           return;
         }
         if (ev.kind === "fix") {
