@@ -53,27 +53,45 @@ func (e *inputRequired) Error() string {
 // isModern reports whether a request speaks the modern era: it is
 // server/discover, which only the modern era has, or its params._meta has
 // a key of the modern era. (A progressToken alone does not count: legacy
-// requests have that too.) A request that is not modern belongs to a
+// requests have that too.) A _meta that is not an object counts too: it is
+// malformed in either era, and the modern answer, -32602 naming the field,
+// tells the client what to fix, where a session not yet begun would only
+// say "initialize first". A request that is not modern belongs to a
 // legacy session.
 func isModern(req *jsonrpc.Request) bool {
 	if req.Method == "server/discover" {
 		return true
 	}
-	if !bytes.Contains(req.Params, []byte(`"io.modelcontextprotocol/`)) {
+	if !bytes.Contains(req.Params, []byte(`"_meta"`)) {
 		return false // the common case of a legacy session, without decoding
 	}
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(req.Params, &p) != nil {
+	meta := rawMeta(req.Params)
+	if meta == nil {
 		return false
 	}
-	for k := range p.Meta {
+	if !isObject(meta) {
+		return true
+	}
+	var keys map[string]json.RawMessage
+	json.Unmarshal(meta, &keys)
+	for k := range keys {
 		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
 			return true
 		}
 	}
 	return false
+}
+
+// rawMeta returns params._meta as sent, or nil when there is none. A
+// null _meta counts as none: some encoders write null for an empty map.
+func rawMeta(params json.RawMessage) json.RawMessage {
+	var p struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || string(p.Meta) == "null" {
+		return nil
+	}
+	return p.Meta
 }
 
 // modernParams are the members every modern request may carry besides its
@@ -89,6 +107,14 @@ type modernParams struct {
 // required field is -32602, a revision the server does not speak -32022.
 func readModernCall(req *jsonrpc.Request) (*modernCall, *modernParams, error) {
 	var p modernParams
+	if meta := rawMeta(req.Params); meta != nil && !isObject(meta) {
+		// The schema's RequestParams: "_meta: RequestMetaObject", an
+		// object. Said in the protocol's terms, before the decoder below
+		// can say it in Go's.
+		return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+			"invalid params: %s: params._meta must be an object (in revision %s it carries %s and %s); got %s",
+			req.Method, ModernVersion, MetaProtocolVersion, MetaClientCapabilities, compact(meta))
+	}
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
 			return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", req.Method, err)
