@@ -62,13 +62,13 @@ func TestBrowserConsoleGRPCClientCert(t *testing.T) {
 	b.waitUntil("the server's methods are templates", `[...document.querySelectorAll("#template optgroup option")].some(o => o.textContent === "tools.v1.ToolServer/ExecuteTool")`, dump)
 
 	// Without a client certificate the server refuses the connection,
-	// and the refusal says what to give. (The gRPC console shows the
-	// engine's diagnosis in the row; its doctor boxes are the MCP and
-	// A2A consoles'.)
+	// and the refusal says what to give; the connection doctor names
+	// the step beside it, in the page's words.
 	frame := "tools.v1.ToolServer/ExecuteTool\n" + `{"toolName":"word_count","arguments":{"text":"hello"}}`
 	set("composer", frame, "input")
 	b.click("#send")
 	b.waitUntil("the refusal asks for a client certificate", `[...document.querySelectorAll("#transcript-rows tr.row-refused")].some(r => r.textContent.includes("sent no client certificate") && r.textContent.includes("-cert FILE -key FILE"))`, consoleDump)
+	b.waitUntil("the doctor names the handshake and mutual TLS", `[...document.querySelectorAll("#transcript-rows tr.row-refused .doctor")].some(d => d.textContent.includes("the TLS handshake with localhost:") && d.textContent.includes("mutual TLS"))`, consoleDump)
 
 	b.choose("grpc-client", "pasted, with its key")
 	b.expect("the textarea for the certificate and key is shown", `!document.getElementById("grpc-certpem").hidden && document.getElementById("grpc-certfile").hidden`, dump)

@@ -32,7 +32,7 @@ import { Presenter, Following, followURL, goesWith } from "./presenter.js";
 import { Room } from "./room.js";
 import { GRPCPanel, grpcurlTarget } from "./grpccompose.js";
 import { SchemaForm, inputResult } from "./schemaform.js";
-import { OwnServer } from "./custom.js";
+import { OwnServer, markGRPCFailure } from "./custom.js";
 import { FrameHistory } from "./history.js";
 
 const data = JSON.parse(document.getElementById("console-data").textContent);
@@ -442,6 +442,7 @@ function rowElement(r) {
   // An exchange with the learner's own server that failed says which
   // step failed and what to change (custom.js, doctor.js).
   if (own) own.mark(tr, r, sentTo.get(r.ex));
+  else if (grpcPanel && !watching) markGRPCFailure(tr, r, T.own, sentTo.get(r.ex));
   tr.addEventListener("click", () => {
     // A follower who picks a row reads at their own pace from now on.
     if (following) following.pause();

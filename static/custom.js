@@ -532,25 +532,41 @@ export class OwnServer {
     const host = target === "custom-http" ? (u ? u.host : to) : to;
     const answered = r.kind === "exit" ? this.answeredBefore.get(r) : s.answered;
     const d = diagnose(r, request, { slug: this.o.slug, version: s.version || "", answered: !!answered, host: host });
-    const words = d && adviceFor(d, this.T.doctor);
-    if (!words) return;
-    tr.classList.add("row-finding", "row-finding-error", "row-doctor");
-    const box = document.createElement("div");
-    box.className = "doctor finding finding-error";
-    const step = document.createElement("strong");
-    step.textContent = "⚕ " + fmt(this.T.failed, words.step);
-    box.append(step, ": " + words.change);
-    // A server that exited at once usually said why on stderr, whose
-    // last lines the exit note carries.
-    const tail = d.key === "exitEarly" && (r.text || "").split("the last of its stderr:\n")[1];
-    if (tail) {
-      const pre = document.createElement("pre");
-      pre.className = "doctor-stderr";
-      pre.textContent = tail.replace(/\nthe next frame starts it again\s*$/, "");
-      box.append(pre);
-    }
-    tr.querySelector(".summary").append(box);
+    if (d) markDiagnosis(tr, r, d, this.T);
   }
+}
+
+// markGRPCFailure puts the doctor's diagnosis beside a refused exchange
+// with the learner's own gRPC server (the gRPC console has no
+// OwnServer: its server's controls are grpccompose.js's).
+export function markGRPCFailure(tr, r, text, sentTo) {
+  const target = r.target || (sentTo && sentTo.target) || "";
+  if (target !== "custom-grpc" || r.kind !== "refused") return;
+  const host = (r.to || (sentTo && sentTo.to) || "").trim().split(/\s+/)[0];
+  const d = diagnose(r, null, { slug: "grpc", version: "", answered: false, host: host });
+  if (d) markDiagnosis(tr, r, d, text);
+}
+
+// markDiagnosis writes a diagnosis, in the page's words, under a row.
+function markDiagnosis(tr, r, d, T) {
+  const words = adviceFor(d, T.doctor);
+  if (!words) return;
+  tr.classList.add("row-finding", "row-finding-error", "row-doctor");
+  const box = document.createElement("div");
+  box.className = "doctor finding finding-error";
+  const step = document.createElement("strong");
+  step.textContent = "⚕ " + fmt(T.failed, words.step);
+  box.append(step, ": " + words.change);
+  // A server that exited at once usually said why on stderr, whose
+  // last lines the exit note carries.
+  const tail = d.key === "exitEarly" && (r.text || "").split("the last of its stderr:\n")[1];
+  if (tail) {
+    const pre = document.createElement("pre");
+    pre.className = "doctor-stderr";
+    pre.textContent = tail.replace(/\nthe next frame starts it again\s*$/, "");
+    box.append(pre);
+  }
+  tr.querySelector(".summary").append(box);
 }
 
 function newServer() {
