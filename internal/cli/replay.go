@@ -18,6 +18,8 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	wait := fs.Duration("wait", tap.DefaultWait, "how long to wait for each recorded answer before going on without it")
 	token := fs.String("token", "", "sent as the bearer token (HTTP: \"Authorization: Bearer TOKEN\"; gRPC: authorization metadata) where the recording has a masked one")
 	caFile := fs.String("cacert", "", "gRPC: reach the server over TLS, trusting this CA (PEM); a recording of a TLS upstream needs TLS")
+	certFile := fs.String("cert", "", "gRPC: present this client certificate (PEM) to a server that asks for one (mutual TLS); with --key")
+	keyFile := fs.String("key", "", "gRPC: the private key (PEM) of --cert")
 	file, rest := positional(args)
 	if err := parse(fs, rest); err != nil {
 		return exitUsage, err
@@ -38,13 +40,13 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	start := time.Now()
 	switch {
 	case isGRPCRecording(events):
-		opts, aerr := grpcReplayOptions(events, *against, *caFile, *wait, *token)
+		opts, aerr := grpcReplayOptions(events, *against, grpcTLSFiles{ca: *caFile, cert: *certFile, key: *keyFile}, *wait, *token)
 		if aerr != nil {
 			return exitUsage, aerr
 		}
 		diffs, err = tap.ReplayGRPC(ctx, events, grpcAddress(*against), opts)
-	case *caFile != "":
-		return exitUsage, usageErrorf("replay: --cacert is for a recording of gRPC; an https:// server is trusted as the system trusts it")
+	case *caFile != "" || *certFile != "" || *keyFile != "":
+		return exitUsage, usageErrorf("replay: --cacert, --cert and --key are for a recording of gRPC; an https:// server is trusted as the system trusts it")
 	case strings.HasPrefix(*against, "http://") || strings.HasPrefix(*against, "https://"):
 		diffs, err = tap.ReplayHTTP(ctx, events, *against, *wait, *token, nil)
 	default:
