@@ -92,7 +92,7 @@ Usage:
   wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem] [--tls [--cert-dir DIR]] [--record FILE]
   wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT]] FILE | tap export --har FILE
   wirelab tap open FILE [--playground http://127.0.0.1:8018]
-  wirelab replay FILE --against COMMAND|URL|HOST:PORT [--wait 5s] [--token T] [--cacert CA.pem]
+  wirelab replay FILE --against COMMAND|URL|HOST:PORT [--wait 5s] [--token T] [--cacert CA.pem] [--cert C.pem --key K.pem]
       Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it
       (secrets masked) and check each MCP and A2A message; replay a recording against a
       server and diff the answers: exit 0 when they agree, 1 otherwise. tap open shows a
