@@ -115,10 +115,8 @@ func readModernCall(req *jsonrpc.Request) (*modernCall, *modernParams, error) {
 			"invalid params: %s: params._meta must be an object (in revision %s it carries %s and %s); got %s",
 			req.Method, ModernVersion, MetaProtocolVersion, MetaClientCapabilities, compact(meta))
 	}
-	if len(req.Params) > 0 {
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", req.Method, err)
-		}
+	if err := decodeParams(req.Method, req.Params, &p); err != nil {
+		return nil, nil, err
 	}
 	missing := func(what string) error {
 		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,

@@ -331,8 +331,12 @@ func decodeParams(method string, raw json.RawMessage, p any) error {
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %s must be %s, not %s", method, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+		if errors.As(err, &te) {
+			field := "params"
+			if te.Field != "" {
+				field = te.Field
+			}
+			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %s must be %s, not %s", method, field, jsonKind(te.Type.Kind().String()), te.Value)
 		}
 		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", method, err)
 	}
