@@ -259,20 +259,21 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
 }
 
-// capabilities lists what the server offers. Resources can be watched in
+// capabilities lists what the server offers: tools always, resources
+// and prompts when it has some (the hostile server has neither), and
+// completion of their arguments with them. Resources can be watched in
 // both eras (resources/subscribe in a session, subscriptions/listen
 // without); only the legacy era has logging/setLevel.
 func (s *Server) capabilities(modern bool) ServerCapabilities {
-	c := ServerCapabilities{
-		Tools:       &ToolsCapability{},
-		Resources:   &ResourcesCapability{Subscribe: true},
-		Prompts:     &PromptsCapability{},
-		Completions: &struct{}{},
+	c := ServerCapabilities{Tools: &ToolsCapability{ListChanged: s.toolsChange}}
+	if len(s.resources)+len(s.templates) > 0 {
+		c.Resources = &ResourcesCapability{Subscribe: true}
 	}
-	if s.hostile != nil {
-		// Tools only, and a list that changes: the server promises to
-		// say so (hostile.go).
-		c = ServerCapabilities{Tools: &ToolsCapability{ListChanged: true}}
+	if len(s.prompts) > 0 {
+		c.Prompts = &PromptsCapability{}
+	}
+	if c.Resources != nil || c.Prompts != nil {
+		c.Completions = &struct{}{}
 	}
 	if !modern {
 		c.Logging = &struct{}{}
@@ -308,7 +309,7 @@ func (s *Server) complete(method string, result any) {
 		// the server's name to it.
 		var m map[string]json.RawMessage
 		json.Unmarshal(f.Meta, &m)
-		m[MetaServerInfo], _ = json.Marshal(s.info())
+		m[MetaServerInfo], _ = json.Marshal(s.identity)
 		f.Meta, _ = json.Marshal(m)
 	}
 	switch method {
@@ -317,19 +318,11 @@ func (s *Server) complete(method string, result any) {
 		if rr, ok := result.(*ReadResourceResult); ok && len(rr.Contents) > 0 && rr.Contents[0].URI == deployLogURI {
 			ttl = 0
 		}
-		if method == "tools/list" && s.hostile != nil {
-			ttl = 0 // the list changes (hostile.go): promise nothing
+		if method == "tools/list" && s.toolsChange {
+			ttl = 0 // the list changes: promise nothing
 		}
 		f.TTLMs, f.CacheScope = &ttl, "public"
 	}
-}
-
-// info is who the server is, for serverInfo.
-func (s *Server) info() Implementation {
-	if s.hostile != nil {
-		return Implementation{Name: "wirelab-hostile", Title: "a hostile MCP server, on purpose", Version: s.version}
-	}
-	return Implementation{Name: "wirelab", Title: "wirelab tool server", Version: s.version}
 }
 
 // modernStatus is the HTTP status of a modern answer: 404 for an unknown

@@ -55,9 +55,14 @@ type Server struct {
 	prompts    []prompt
 	// hostile is set when the server is the hostile one; nil otherwise.
 	hostile *hostile
-	// instructions is what initialize tells the client about the server,
-	// if anything (the hostile server says it is one).
+	// Who the server says it is, and what initialize tells the client
+	// about it, if anything (the hostile server says it is one).
+	identity     Implementation
 	instructions string
+	// toolsChange is true when the tool list changes while the server
+	// runs (the hostile one's does): it promises tools/list_changed,
+	// and lets no one cache tools/list.
+	toolsChange bool
 
 	// infoMeta is the _meta of every modern result: who answered.
 	infoMeta json.RawMessage
@@ -80,13 +85,15 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
 		sessions: make(map[*session]struct{}), listeners: make(map[*listener]struct{}), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey) // never fails (crypto/rand)
-	if opts.Hostile {
-		s.hostile, s.instructions = &hostile{}, hostileInstructions
-	}
 	if s.version == "" {
 		s.version = "dev"
 	}
-	s.infoMeta, _ = json.Marshal(map[string]Implementation{MetaServerInfo: s.info()})
+	s.identity = Implementation{Name: "wirelab", Title: "wirelab tool server", Version: s.version}
+	if opts.Hostile {
+		s.hostile, s.instructions, s.toolsChange = &hostile{}, hostileInstructions, true
+		s.identity = Implementation{Name: "wirelab-hostile", Title: "a hostile MCP server, on purpose", Version: s.version}
+	}
+	s.infoMeta, _ = json.Marshal(map[string]Implementation{MetaServerInfo: s.identity})
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -318,7 +325,7 @@ func (ss *session) initialize(raw json.RawMessage) (*InitializeResult, error) {
 	return &InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    ss.srv.capabilities(false),
-		ServerInfo:      ss.srv.info(),
+		ServerInfo:      ss.srv.identity,
 		Instructions:    ss.srv.instructions,
 	}, nil
 }

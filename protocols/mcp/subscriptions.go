@@ -77,9 +77,9 @@ func (ss *session) listen(ctx context.Context, x *exchange, raw json.RawMessage)
 			l.uris = append(l.uris, uri)
 		}
 	}
-	// Only a server whose tool list changes, the hostile one, has
+	// Only a server whose tool list changes (the hostile one's does) has
 	// tools/list_changed to tell.
-	l.tools = p.Notifications.ToolsListChanged && ss.srv.hostile != nil
+	l.tools = p.Notifications.ToolsListChanged && ss.srv.toolsChange
 	// The acknowledgment names what will come: only what was asked for
 	// and this server can tell.
 	x.notify("notifications/subscriptions/acknowledged", struct {
