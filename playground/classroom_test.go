@@ -553,3 +553,41 @@ func TestNoClassroom(t *testing.T) {
 		}
 	}
 }
+
+// TestClassroomFollowerSolution: a follower's exercise page offers no
+// solution it may not open (its confirming POST is refused): it says
+// where the solution is, on the student's own wirelab; the confirming
+// page offers no button either. The instructor's page keeps both.
+func TestClassroomFollowerSolution(t *testing.T) {
+	tr := newTestRoom(t, nil)
+	id := tr.follower(t, "Ada")
+	const ex = "frames-http-auth"
+	link := `href="/exercises/` + ex + `/solution"`
+	form := `action="/exercises/` + ex + `/solution"`
+	if _, ok := frames.Solution(ex); !ok {
+		t.Fatalf("%s has no solution to offer", ex)
+	}
+
+	for _, l := range []string{"en", "ru"} {
+		page := do(t, tr.remote, "GET", "/exercises/"+ex+"?lang="+l, "", "", id)
+		if page.code != http.StatusOK || strings.Contains(page.body, link) || !strings.Contains(page.body, "<code>wirelab serve --follow</code>") {
+			t.Errorf("a follower's exercise page (%s, %d): offers the solution: %v; says where it is: %v",
+				l, page.code, strings.Contains(page.body, link), strings.Contains(page.body, "wirelab serve --follow"))
+		}
+	}
+	confirm := do(t, tr.remote, "GET", "/exercises/"+ex+"/solution", "", "", id)
+	if confirm.code != http.StatusOK || strings.Contains(confirm.body, form) || !strings.Contains(confirm.body, "<code>wirelab serve --follow</code>") {
+		t.Errorf("a follower's solution page (%d): offers the button: %v", confirm.code, strings.Contains(confirm.body, form))
+	}
+	// The button would be refused: nothing it could do.
+	if a := do(t, tr.remote, "POST", "/exercises/"+ex+"/solution", "application/x-www-form-urlencoded", "", id); a.code != http.StatusForbidden {
+		t.Errorf("a follower's confirming POST: %d, want 403", a.code)
+	}
+
+	if page := do(t, tr.local, "GET", "/exercises/"+ex, "", "", ""); !strings.Contains(page.body, link) || strings.Contains(page.body, "wirelab serve --follow") {
+		t.Errorf("the instructor's exercise page lacks the solution's link")
+	}
+	if confirm := do(t, tr.local, "GET", "/exercises/"+ex+"/solution", "", "", ""); !strings.Contains(confirm.body, form) {
+		t.Errorf("the instructor's solution page lacks the button")
+	}
+}

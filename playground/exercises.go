@@ -225,6 +225,7 @@ type solutionView struct {
 	T       exerciseText
 	Ex      exercises.Exercise
 	Confirm bool          // ask first: not passed, not confirmed
+	Local   bool          // the page is on this machine; elsewhere, no confirming here
 	Early   bool          // shown before passing
 	HTML    template.HTML // the solution, highlighted
 	Problem string        // why progress cannot be read or saved, if it cannot
@@ -238,7 +239,7 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := x.state()
-	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Problem: st.Problem}
+	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Problem: st.Problem, Local: wire.IsLocalPeer(r)}
 	passed := st.Exercise(e.ID).Passed
 	if !passed && r.Method != http.MethodPost {
 		sv.Confirm = true
