@@ -284,8 +284,9 @@ func safeNext(next string) string {
 }
 
 // seen is a follower's page saying where it is: {"page": "/learn/..."},
-// every ten seconds or so. It is answered 204, and only with a
-// follower's cookie.
+// every ten seconds or so; or a student's own wirelab, which follows
+// for the student (wirelab serve --follow), saying it is there:
+// {"own": true}. It is answered 204, and only with a follower's cookie.
 func (c *classroomSite) seen(w http.ResponseWriter, r *http.Request) {
 	id, ok := c.follower(r)
 	if !ok {
@@ -294,9 +295,15 @@ func (c *classroomSite) seen(w http.ResponseWriter, r *http.Request) {
 	}
 	var body struct {
 		Page string `json:"page"`
+		Own  bool   `json:"own"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxClassroomBody)).Decode(&body); err != nil {
-		jsonError(w, http.StatusBadRequest, `the body must be JSON: {"page": "/learn/..."}`)
+		jsonError(w, http.StatusBadRequest, `the body must be JSON: {"page": "/learn/..."} or {"own": true}`)
+		return
+	}
+	if body.Own {
+		c.room.SeenOwn(id)
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if !strings.HasPrefix(body.Page, "/") {
@@ -405,7 +412,8 @@ type followerRow struct {
 	Seat      int      `json:"seat"`
 	Name      string   `json:"name"`
 	Page      string   `json:"page"`
-	Seen      string   `json:"seen"` // "12 s ago"
+	Own       bool     `json:"own,omitempty"` // follows from their own wirelab: Page says so, in words
+	Seen      string   `json:"seen"`          // "12 s ago"
 	Connected bool     `json:"connected"`
 	Share     bool     `json:"share"`
 	Passed    []string `json:"passed"`            // the titles of the exercises passed
@@ -426,8 +434,13 @@ func (c *classroomSite) rows(l lang) dashboardData {
 	var d dashboardData
 	d.Followers = []followerRow{}
 	for _, f := range c.room.Followers() {
-		row := followerRow{Seat: f.Seat, Name: f.Name, Page: f.Page, Seen: t.ago(now.Sub(f.LastSeen)),
+		row := followerRow{Seat: f.Seat, Name: f.Name, Page: f.Page, Own: f.Own, Seen: t.ago(now.Sub(f.LastSeen)),
 			Connected: f.ConnectedAt(now), Share: f.Share, Passed: []string{}}
+		if f.Own {
+			// Which page the student has open there stays on the
+			// student's machine.
+			row.Page = t.OnOwn
+		}
 		if row.Connected {
 			d.Connected++
 		}
@@ -560,6 +573,7 @@ type classroomText struct {
 	Seat       string `json:"-"` // the columns
 	Who        string `json:"-"`
 	Page       string `json:"-"`
+	OnOwn      string `json:"-"` // the page of a student who follows from their own wirelab
 	LastSeen   string `json:"-"`
 	Progress   string `json:"-"`
 	WriteLog   string `json:"-"`
@@ -618,6 +632,7 @@ func classroomStrings(l lang) classroomText {
 			Seat:       "№",
 			Who:        "Имя",
 			Page:       "Страница",
+			OnOwn:      "в своём wirelab",
 			LastSeen:   "Был(а) на связи",
 			Progress:   "Прогресс",
 			WriteLog:   "Записать журнал занятия",
@@ -661,6 +676,7 @@ func classroomStrings(l lang) classroomText {
 		Seat:       "#",
 		Who:        "Name",
 		Page:       "Page",
+		OnOwn:      "on their own wirelab",
 		LastSeen:   "Last seen",
 		Progress:   "Progress",
 		WriteLog:   "Write a session log",

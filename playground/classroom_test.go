@@ -591,3 +591,29 @@ func TestClassroomFollowerSolution(t *testing.T) {
 		t.Errorf("the instructor's solution page lacks the button")
 	}
 }
+
+// TestClassroomOwnWirelab: a student who follows from their own wirelab
+// (wirelab serve --follow) reports {"own": true}; the dashboard lists
+// the student as connected, on their own wirelab, where a page's path
+// would be, in the page and in the stream's rows; a page of the same
+// follower reporting its path later shows the path again.
+func TestClassroomOwnWirelab(t *testing.T) {
+	tr := newTestRoom(t, nil)
+	id := tr.follower(t, "Ada")
+	if a := do(t, tr.remote, "POST", "/classroom/seen", "application/json", `{"own":true}`, id); a.code != http.StatusNoContent {
+		t.Fatalf("own wirelab's report: %d %s", a.code, a.body)
+	}
+	for l, want := range map[lang]string{en: `<span class="note">on their own wirelab</span>`, ru: `<span class="note">в своём wirelab</span>`} {
+		if dash := do(t, tr.local, "GET", "/classroom?lang="+string(l), "", "", ""); !strings.Contains(dash.body, want) {
+			t.Errorf("the dashboard (%s) lacks %s", l, want)
+		}
+	}
+	site := &classroomSite{room: tr.room}
+	if d := site.rows(en); len(d.Followers) != 1 || !d.Followers[0].Own || d.Followers[0].Page != "on their own wirelab" || !d.Followers[0].Connected {
+		t.Errorf("the stream's row: %+v", d.Followers)
+	}
+	do(t, tr.remote, "POST", "/classroom/seen", "application/json", `{"page":"/learn/"}`, id)
+	if d := site.rows(en); d.Followers[0].Own || d.Followers[0].Page != "/learn/" {
+		t.Errorf("after a page's report: %+v", d.Followers[0])
+	}
+}

@@ -28,7 +28,7 @@ function cell(...children) {
 // row is one follower's line of the table.
 function row(f) {
   const tr = el("tr", f.connected ? "" : "away");
-  const page = f.page ? el("code", "", f.page) : "";
+  const page = f.own ? el("span", "note", f.page) : f.page ? el("code", "", f.page) : "";
   const seen = f.seen + (f.connected ? "" : " (" + T.away + ")");
   const progress = el("td");
   if (!f.share) {

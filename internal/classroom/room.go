@@ -116,6 +116,7 @@ type Follower struct {
 	Seat     int       `json:"seat"` // 1 for the first to join, and so on
 	Name     string    `json:"name"`
 	Page     string    `json:"page,omitempty"` // the page last reported
+	Own      bool      `json:"own,omitempty"`  // follows from their own wirelab (wirelab serve --follow): no Page
 	Joined   time.Time `json:"joined"`
 	LastSeen time.Time `json:"lastSeen"`
 	// Share says the follower opted in to share progress; Passed and
@@ -283,7 +284,17 @@ func (r *Room) Follower(id string) (Follower, bool) {
 func (r *Room) Seen(id, page string) bool {
 	return r.change(id, func(f *follower) {
 		f.LastSeen = time.Now()
-		f.Page = truncate(page, MaxPage)
+		f.Page, f.Own = truncate(page, MaxPage), false
+	})
+}
+
+// SeenOwn records that the follower id follows from their own wirelab,
+// which relays the presenter to the student's pages there, now. It
+// reports false for an id the room does not know.
+func (r *Room) SeenOwn(id string) bool {
+	return r.change(id, func(f *follower) {
+		f.LastSeen = time.Now()
+		f.Page, f.Own = "", true
 	})
 }
 

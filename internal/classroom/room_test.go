@@ -309,3 +309,29 @@ func TestLog(t *testing.T) {
 		}
 	})
 }
+
+// TestSeenOwn: a follower's own wirelab says it is there: the follower
+// is seen now, on their own wirelab, with no page; a page of the same
+// follower reporting its path makes it a page's again.
+func TestSeenOwn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := seeded("K7P2QX")
+		id, _ := r.Join("192.0.2.1", "K7P2QX", "Ada")
+		r.Seen(id, "/learn/")
+		time.Sleep(time.Minute)
+		if !r.SeenOwn(id) {
+			t.Fatal("SeenOwn does not know the follower")
+		}
+		f, _ := r.Follower(id)
+		if !f.Own || f.Page != "" || !f.ConnectedAt(time.Now()) {
+			t.Errorf("after SeenOwn: %+v, want own, no page, connected", f)
+		}
+		r.Seen(id, "/console/mcp")
+		if f, _ := r.Follower(id); f.Own || f.Page != "/console/mcp" {
+			t.Errorf("after a page's report: %+v", f)
+		}
+		if r.SeenOwn("forged") {
+			t.Error("SeenOwn knows a forged id")
+		}
+	})
+}

@@ -207,7 +207,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 	defer stopPG()
 	stopFollowing := func() {}
 	if teacher != nil {
-		stopFollowing = following(ctx, pg, teacher, env.Stderr)
+		relayed, reported := following(ctx, pg, teacher, env.Stderr), reportingOwn(ctx, teacher)
+		stopFollowing = func() { relayed(); reported() }
 	}
 	err = serveBoth(ctx, ln, instructorLn, pg)
 	cancel()
