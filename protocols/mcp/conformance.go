@@ -140,6 +140,7 @@ func addFixtures(s *Server) {
 	})
 
 	addModernFixtures(s)
+	addTaskFixtures(s)
 	s.prompts = append(s.prompts,
 		prompt{Prompt: Prompt{Name: "test_simple_prompt", Description: "A prompt without arguments."},
 			get: func(map[string]string) []PromptMessage {

@@ -20,7 +20,7 @@ import (
 //	POST /mcp HTTP/1.1
 //	MCP-Protocol-Version: 2026-07-28     = params._meta["io.modelcontextprotocol/protocolVersion"]
 //	Mcp-Method: tools/call               = method
-//	Mcp-Name: word_count                 = params.name (tools/call, prompts/get) or params.uri (resources/read)
+//	Mcp-Name: word_count                 = params.name (tools/call, prompts/get), params.uri (resources/read) or params.taskId (tasks/*)
 //
 // Since a gateway acts on the headers and the server on the body, the two
 // must agree: a header that is missing or says something else is refused
@@ -86,6 +86,7 @@ func (s *Server) checkHeaders(hdr http.Header, req *jsonrpc.Request) *jsonrpc.Er
 	var p struct {
 		Name      *string                    `json:"name"`
 		URI       *string                    `json:"uri"`
+		TaskID    *string                    `json:"taskId"`
 		Arguments map[string]json.RawMessage `json:"arguments"`
 		Meta      map[string]json.RawMessage `json:"_meta"`
 	}
@@ -111,6 +112,11 @@ func (s *Server) checkHeaders(hdr http.Header, req *jsonrpc.Request) *jsonrpc.Er
 		name = p.Name
 	case "resources/read":
 		name = p.URI
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		// The tasks extension: Mcp-Name carries the task id, so that a
+		// load balancer can send every request about a task to the
+		// server that holds it.
+		name = p.TaskID
 	}
 	if name != nil {
 		got, ok, err := headerValue(hdr, "Mcp-Name")

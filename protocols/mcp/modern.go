@@ -194,6 +194,10 @@ func (ss *session) dispatchModern(ctx context.Context, x *exchange, req *jsonrpc
 		return nil, err
 	}
 	result, err := ss.routeModern(ctx, x, req)
+	var created *taskCreated
+	if errors.As(err, &created) {
+		return created.result, nil // the work goes on as a task (tasks.go)
+	}
 	var more *inputRequired
 	if errors.As(err, &more) {
 		if !acceptsInput(req.Method) {
@@ -230,7 +234,14 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 	case "tools/list":
 		return ss.listTools(req.Params)
 	case "tools/call":
+		if runsAsTask(req.Params) {
+			return x.asTask(ctx, taskOptional, func(ctx context.Context, x *exchange) (*CallToolResult, error) {
+				return ss.callTool(ctx, x, req.Params)
+			})
+		}
 		return ss.callTool(ctx, x, req.Params)
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		return ss.srv.tasks.handle(x, req)
 	case "resources/list":
 		return ss.listResources(req.Params)
 	case "resources/templates/list":
@@ -263,7 +274,8 @@ func (ss *session) routeModern(ctx context.Context, x *exchange, req *jsonrpc.Re
 // and prompts when it has some (the hostile server has neither), and
 // completion of their arguments with them. Resources can be watched in
 // both eras (resources/subscribe in a session, subscriptions/listen
-// without); only the legacy era has logging/setLevel.
+// without); only the legacy era has logging/setLevel, and only the
+// modern one the tasks extension.
 func (s *Server) capabilities(modern bool) ServerCapabilities {
 	c := ServerCapabilities{Tools: &ToolsCapability{ListChanged: s.toolsChange}}
 	if len(s.resources)+len(s.templates) > 0 {
@@ -277,6 +289,8 @@ func (s *Server) capabilities(modern bool) ServerCapabilities {
 	}
 	if !modern {
 		c.Logging = &struct{}{}
+	} else {
+		c.Extensions = map[string]struct{}{ExtensionTasks: {}}
 	}
 	return c
 }

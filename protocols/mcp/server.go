@@ -71,6 +71,10 @@ type Server struct {
 	// (requeststate.go). It is made at start and never leaves the process.
 	stateKey []byte
 
+	// tasks keeps the tasks of the tasks extension (tasks.go), until
+	// Close.
+	tasks *taskStore
+
 	mu        sync.Mutex             // guards sessions, listeners and deploys
 	sessions  map[*session]struct{}  // live sessions, to tell about changed resources
 	listeners map[*listener]struct{} // open subscriptions/listen streams, likewise
@@ -85,6 +89,7 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *Server {
 	s := &Server{cat: cat, version: opts.Version, log: opts.Log, pageSize: opts.PageSize,
 		sessions: make(map[*session]struct{}), listeners: make(map[*listener]struct{}), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey) // never fails (crypto/rand)
+	s.tasks = newTaskStore(s)
 	if s.version == "" {
 		s.version = "dev"
 	}

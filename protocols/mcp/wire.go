@@ -22,6 +22,9 @@ type ClientCapabilities struct {
 	Elicitation json.RawMessage `json:"elicitation,omitempty"`
 	Sampling    json.RawMessage `json:"sampling,omitempty"`
 	Roots       json.RawMessage `json:"roots,omitempty"`
+	// Extensions lists the extensions the client supports, by identifier
+	// (modern era; tasks.go).
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 
 // InitializeResult is the server's answer: the revision both will speak,
@@ -41,6 +44,9 @@ type ServerCapabilities struct {
 	Prompts     *PromptsCapability   `json:"prompts,omitempty"`
 	Logging     *struct{}            `json:"logging,omitempty"`
 	Completions *struct{}            `json:"completions,omitempty"`
+	// Extensions lists the extensions the server supports, by identifier
+	// (modern era; tasks.go).
+	Extensions map[string]struct{} `json:"extensions,omitempty"`
 }
 
 // ToolsCapability says the server has tools; listChanged would promise a
