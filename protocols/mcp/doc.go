@@ -32,7 +32,11 @@
 // requeststate.go). Over HTTP the method and the tool's name are repeated
 // in headers, Mcp-Method and Mcp-Name, for gateways that route without
 // reading JSON; a header that disagrees with the body is 400 with -32020
-// (testdata/http/modern.txtar, httpmodern.go).
+// (testdata/http/modern.txtar, httpmodern.go). A slow call (a deploy)
+// from a client that declares the tasks extension is answered at once
+// with a task, a handle the client polls with tasks/get until the result
+// is there, answering the task's questions with tasks/update (tasks.go,
+// testdata/tasks/).
 //
 // # A whole session (2025-11-25)
 //
@@ -122,8 +126,9 @@
 //
 // wire.go and era.go (the messages of both eras); server.go (the session:
 // lifecycle, dispatch, cancellation); modern.go (a request without a
-// session), requeststate.go (its signed state) and subscriptions.go
-// (subscriptions/listen, the newer way to hear about changes);
+// session), requeststate.go (its signed state), subscriptions.go
+// (subscriptions/listen, the newer way to hear about changes) and tasks.go
+// (the tasks extension: work that outlives its request);
 // exchange.go (what the server says while a request runs: progress,
 // logs, questions for the client, asked as requests or as
 // input_required); tools.go, resources.go, prompts.go (the features);
@@ -132,6 +137,6 @@
 // clientmodern.go (the two eras, and telling which a server speaks),
 // clientfeatures.go (the calls), clientinput.go (the server's questions),
 // clientstdio.go, clienthttp.go and clientheaders.go (the transports).
-// conformance.go and conformance_modern.go hold the official conformance
-// suite's fixtures and teach nothing.
+// conformance.go, conformance_modern.go and conformance_tasks.go hold the
+// official conformance suite's fixtures and teach nothing.
 package mcp
