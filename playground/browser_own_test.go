@@ -139,6 +139,20 @@ func TestBrowserOwnMCPStdio(t *testing.T) {
 	b.setComposer(strings.Replace(frame, "{resourceId}", "7", 1))
 	b.click("#send")
 	b.waitUntil("the templated resource is read", saved(`"uri":"demo://resource/dynamic/text/7"`), ownDump)
+
+	// A prompt's arguments get a form too, written from its prompts/list
+	// entry: a required field left empty says so, and what is typed goes
+	// into the frame.
+	b.waitUntil("its prompts are templates", `[...document.querySelectorAll("#template optgroup[data-own] option")].some(o => o.textContent === "prompts/get args-prompt")`, ownDump)
+	b.chooseOwn("prompts/get args-prompt")
+	b.waitUntil("the prompt's form is shown", schemaForm+`.textContent.includes("Arguments of prompt args-prompt")`, ownDump)
+	b.typeInto("city", "x")
+	b.typeInto("city", "")
+	b.waitUntil("the required city says so", schemaError("city")+` === "is required"`, ownDump)
+	b.typeInto("city", "Lisbon")
+	b.waitUntil("the frame follows the form", `document.getElementById("composer").value.includes('"arguments":{"city":"Lisbon"}')`, ownDump)
+	b.click("#send")
+	b.waitUntil("the prompt comes back with the city in it", saved(`Lisbon`), ownDump)
 }
 
 // TestBrowserOwnMCPHTTP: server-everything over Streamable HTTP, by its

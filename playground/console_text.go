@@ -433,20 +433,21 @@ func grpcStrings(l lang) grpcText {
 // (schemacheck.go) words what the JSON Schema library found. %s stands
 // for a name or a value, %d for a count.
 type schemaText struct {
-	Arguments   string      `json:"arguments"`   // the form over a tools/call: "%s" is the tool
-	Answer      string      `json:"answer"`      // the form over an answer to elicitation/create
-	AnswerKey   string      `json:"answerKey"`   // the form over an input response: "%s" is its key
-	Required    string      `json:"required"`    // the tooltip of a required field's mark
-	Unset       string      `json:"unset"`       // a list's empty choice: the property is left out
-	AsJSON      string      `json:"asJSON"`      // under an array or object field
-	NotJSON     string      `json:"notJSON"`     // such a field that does not parse: "%s" is why
-	Unreadable  string      `json:"unreadable"`  // the frame is not JSON the form can read: "%s" is why
-	BadSchema   string      `json:"badSchema"`   // the schema does not compile: "%s" is why
-	Valid       string      `json:"valid"`       // the value passes the schema
-	CheckOff    string      `json:"checkOff"`    // the check refused: the page is not on this machine
-	CheckFailed string      `json:"checkFailed"` // the check could not run: "%s" is why
-	TooMany     string      `json:"tooMany"`     // "%d" properties, of which the form shows "%d"
-	Rules       schemaRules `json:"-"`
+	Arguments       string      `json:"arguments"`       // the form over a tools/call: "%s" is the tool
+	PromptArguments string      `json:"promptArguments"` // the form over a prompts/get: "%s" is the prompt
+	Answer          string      `json:"answer"`          // the form over an answer to elicitation/create
+	AnswerKey       string      `json:"answerKey"`       // the form over an input response: "%s" is its key
+	Required        string      `json:"required"`        // the tooltip of a required field's mark
+	Unset           string      `json:"unset"`           // a list's empty choice: the property is left out
+	AsJSON          string      `json:"asJSON"`          // under an array or object field
+	NotJSON         string      `json:"notJSON"`         // such a field that does not parse: "%s" is why
+	Unreadable      string      `json:"unreadable"`      // the frame is not JSON the form can read: "%s" is why
+	BadSchema       string      `json:"badSchema"`       // the schema does not compile: "%s" is why
+	Valid           string      `json:"valid"`           // the value passes the schema
+	CheckOff        string      `json:"checkOff"`        // the check refused: the page is not on this machine
+	CheckFailed     string      `json:"checkFailed"`     // the check could not run: "%s" is why
+	TooMany         string      `json:"tooMany"`         // "%d" properties, of which the form shows "%d"
+	Rules           schemaRules `json:"-"`
 }
 
 // schemaRules word the rules a value breaks, one per kind of finding of
@@ -462,19 +463,20 @@ type schemaRules struct {
 func schemaStrings(l lang) schemaText {
 	if l == ru {
 		return schemaText{
-			Arguments:   "Аргументы %s — форма по его inputSchema",
-			Answer:      "Ответ на elicitation/create — форма по его requestedSchema",
-			AnswerKey:   "Ответ на запрос %s — форма по его requestedSchema",
-			Required:    "обязательное",
-			Unset:       "— не задано —",
-			AsJSON:      "в JSON",
-			NotJSON:     "не JSON: %s",
-			Unreadable:  "форма выключена: кадр — не JSON, который она может прочитать (%s). Отправляется кадр, а не форма.",
-			BadSchema:   "схема — не JSON Schema: %s",
-			Valid:       "✓ соответствует схеме",
-			CheckOff:    "схему проверяет плейграунд, и только для страницы на этой машине; здесь форма следит лишь за типами полей",
-			CheckFailed: "проверка схемы не удалась: %s",
-			TooMany:     "свойств в схеме: %d; форма показывает первые %d, остальные — в кадре",
+			Arguments:       "Аргументы %s — форма по его inputSchema",
+			PromptArguments: "Аргументы промпта %s — форма по его записи в prompts/list",
+			Answer:          "Ответ на elicitation/create — форма по его requestedSchema",
+			AnswerKey:       "Ответ на запрос %s — форма по его requestedSchema",
+			Required:        "обязательное",
+			Unset:           "— не задано —",
+			AsJSON:          "в JSON",
+			NotJSON:         "не JSON: %s",
+			Unreadable:      "форма выключена: кадр — не JSON, который она может прочитать (%s). Отправляется кадр, а не форма.",
+			BadSchema:       "схема — не JSON Schema: %s",
+			Valid:           "✓ соответствует схеме",
+			CheckOff:        "схему проверяет плейграунд, и только для страницы на этой машине; здесь форма следит лишь за типами полей",
+			CheckFailed:     "проверка схемы не удалась: %s",
+			TooMany:         "свойств в схеме: %d; форма показывает первые %d, остальные — в кадре",
 			Rules: schemaRules{
 				Required: "обязательное поле", NotKnown: "такого поля в схеме нет", Type: "ожидается %s, а пришло %s",
 				Enum: "допустимо одно из: %s", Const: "должно быть %s", Pattern: "должно соответствовать %s",
@@ -488,19 +490,20 @@ func schemaStrings(l lang) schemaText {
 		}
 	}
 	return schemaText{
-		Arguments:   "Arguments of %s, a form from its inputSchema",
-		Answer:      "Answer to elicitation/create, a form from its requestedSchema",
-		AnswerKey:   "Answer to input request %s, a form from its requestedSchema",
-		Required:    "required",
-		Unset:       "— not set —",
-		AsJSON:      "as JSON",
-		NotJSON:     "not JSON: %s",
-		Unreadable:  "the form is off: the frame is not JSON it can read (%s). The frame is what is sent, not the form.",
-		BadSchema:   "the schema is not valid JSON Schema: %s",
-		Valid:       "✓ valid against the schema",
-		CheckOff:    "the playground checks the schema, for a page on this machine only; here the form keeps to the fields' types",
-		CheckFailed: "the schema check failed: %s",
-		TooMany:     "the schema has %d properties; the form shows the first %d, the rest are in the frame",
+		Arguments:       "Arguments of %s, a form from its inputSchema",
+		PromptArguments: "Arguments of prompt %s, a form from its entry in prompts/list",
+		Answer:          "Answer to elicitation/create, a form from its requestedSchema",
+		AnswerKey:       "Answer to input request %s, a form from its requestedSchema",
+		Required:        "required",
+		Unset:           "— not set —",
+		AsJSON:          "as JSON",
+		NotJSON:         "not JSON: %s",
+		Unreadable:      "the form is off: the frame is not JSON it can read (%s). The frame is what is sent, not the form.",
+		BadSchema:       "the schema is not valid JSON Schema: %s",
+		Valid:           "✓ valid against the schema",
+		CheckOff:        "the playground checks the schema, for a page on this machine only; here the form keeps to the fields' types",
+		CheckFailed:     "the schema check failed: %s",
+		TooMany:         "the schema has %d properties; the form shows the first %d, the rest are in the frame",
 		Rules: schemaRules{
 			Required: "is required", NotKnown: "is not in the schema", Type: "must be %s, not %s",
 			Enum: "must be one of %s", Const: "must be %s", Pattern: "must match %s",

@@ -1,6 +1,8 @@
 // A form beside the MCP console's raw frame, built from a JSON Schema the
 // page has seen: a tool's inputSchema (from a tools/list answer in this
-// tab's transcript) over a tools/call's arguments, and an elicitation's
+// tab's transcript) over a tools/call's arguments, a prompt's arguments
+// (from a prompts/list answer: each a string, some required; the schema
+// is written here from them) over a prompts/get's, and an elicitation's
 // requestedSchema over the answer's content, whether the server asked
 // with an elicitation/create request (2025-11-25) or in an
 // input_required result's inputRequests (2026-07-28).
@@ -56,6 +58,21 @@ function messageOf(r) {
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// promptSchema writes the JSON Schema a prompt's arguments stand for:
+// MCP lists them as names, each a string, some required.
+function promptSchema(prompt) {
+  const schema = { type: "object", properties: {}, required: [] };
+  for (const a of Array.isArray(prompt.arguments) ? prompt.arguments : []) {
+    if (!isObject(a) || typeof a.name !== "string") continue;
+    const p = { type: "string" };
+    if (typeof a.title === "string") p.title = a.title;
+    if (typeof a.description === "string") p.description = a.description;
+    schema.properties[a.name] = p;
+    if (a.required) schema.required.push(a.name);
+  }
+  return schema;
+}
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // typeOf is the one type a field is built for: a schema's type, or the
@@ -259,6 +276,17 @@ export class SchemaForm {
     return found || null;
   }
 
+  // prompt is the definition of a prompt the server listed, or null.
+  prompt(name) {
+    let found = null;
+    this.latest((msg) => {
+      const prompts = msg.result && Array.isArray(msg.result.prompts) ? msg.result.prompts : null;
+      found = prompts && prompts.find((p) => isObject(p) && p.name === name);
+      return !!found;
+    });
+    return found || null;
+  }
+
   // partsOf lists what of a message a form can stand for, each with its
   // schema and where in the message its value is.
   partsOf(msg) {
@@ -268,6 +296,10 @@ export class SchemaForm {
     if (msg.method === "tools/call" && typeof params.name === "string") {
       const tool = this.tool(params.name);
       if (tool) parts.push({ title: this.T.arguments.replace("%s", params.name), schema: tool.inputSchema, path: ["params", "arguments"] });
+    }
+    if (msg.method === "prompts/get" && typeof params.name === "string") {
+      const prompt = this.prompt(params.name);
+      if (prompt) parts.push({ title: this.T.promptArguments.replace("%s", params.name), schema: promptSchema(prompt), path: ["params", "arguments"] });
     }
     if (typeof msg.method === "string" && isObject(params.inputResponses)) {
       // A 2026-07-28 retry: each answer's question is in the latest
