@@ -388,11 +388,14 @@ func (f *follower) snapshot() Follower {
 }
 
 // Log is the session log the instructor may ask for: when the room
-// opened, and every follower with what they chose to share.
+// opened, and every follower with what they chose to share; for a room
+// spread over several playgrounds, the followers of the others too, as
+// each last told them (Others).
 type Log struct {
 	Started   time.Time  `json:"started"`
 	Written   time.Time  `json:"written"`
 	Followers []Follower `json:"followers"`
+	Elsewhere []Snapshot `json:"elsewhere,omitempty"`
 }
 
 // Log returns the room's session log, as of now.
