@@ -119,9 +119,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// without a token, and one that takes the authorization server's
 	// access tokens (the "mcp-auth" target), where the OAuth flow is
 	// typed by hand.
-	mcpHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{Loopback: true})
+	mcpServer := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log})
+	defer mcpServer.Close() // last: the work of tasks still running
+	mcpHandler := mcpServer.HTTPHandler(&mcp.HTTPOptions{Loopback: true})
 	mcpAuthURL := "http://" + mcpAuthLn.Addr().String() + mcp.Endpoint
-	mcpAuthHandler := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log}).HTTPHandler(&mcp.HTTPOptions{
+	mcpAuthServer := mcp.NewServer(cat, &mcp.ServerOptions{Version: implVersion(), Log: log})
+	defer mcpAuthServer.Close()
+	mcpAuthHandler := mcpAuthServer.HTTPHandler(&mcp.HTTPOptions{
 		Loopback: true, Verifier: mcp.NewVerifier(issuer, mcpAuthURL, nil)})
 	agent := a2a.NewServer(&a2a.Options{Tools: cat, Loopback: true, Version: implVersion()})
 

@@ -145,6 +145,9 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		Version: implVersion(), Log: logger(env.Stderr), PageSize: *pageSize,
 		Fixtures: *fixtures == "conformance", Hostile: *fixtures == "hostile",
 	})
+	// Last of all (defers run in reverse), once the transport has ended:
+	// stop the work of tasks still running.
+	defer s.Close()
 	if *addr == "" {
 		err := s.ServeStdio(ctx, env.Stdin, env.Stdout)
 		if errors.Is(err, context.Canceled) {
