@@ -41,8 +41,13 @@ func TestReplayGRPCMutualTLS(t *testing.T) {
 	if code, out, _ := exe(t, "", "replay", record, "--against", upstream, "--cacert", ca, "--cert", cert, "--key", key); code != 0 || !strings.Contains(out, "replay: the answers agree with ") {
 		t.Errorf("replay with the client certificate: exit %d, want 0:\n%s", code, out)
 	}
-	if code, out, _ := exe(t, "", "replay", record, "--against", upstream, "--cacert", ca); code != 1 || !strings.Contains(out, "certificate required") {
-		t.Errorf("replay without a client certificate: exit %d, want 1 and the server's alert:\n%s", code, out)
+	// With TLS 1.3 the server checks the client's certificate after the
+	// client's side of the handshake is done: the refusal comes as its
+	// alert on the first read, or as a broken pipe when a write comes
+	// first.
+	if code, out, _ := exe(t, "", "replay", record, "--against", upstream, "--cacert", ca); code != 1 || !strings.Contains(out, "no answer") ||
+		!(strings.Contains(out, "certificate required") || strings.Contains(out, "broken pipe") || strings.Contains(out, "connection reset")) {
+		t.Errorf("replay without a client certificate: exit %d, want 1 and the server's refusal:\n%s", code, out)
 	}
 	if code, _, stderr := exe(t, "", "replay", record, "--against", upstream, "--cacert", ca, "--cert", cert); code != 2 || !strings.Contains(stderr, "--cert and --key go together") {
 		t.Errorf("replay with --cert alone: exit %d, want 2 saying they go together:\n%s", code, stderr)
