@@ -35,8 +35,17 @@ import (
 // Classroom opens the playground to a room. A nil *Classroom, in
 // Options, leaves the playground as it is.
 type Classroom struct {
-	// Room is the join code and the followers.
+	// Room is the join code and the followers. Nil, with Others, makes a
+	// playground with no room of its own that shows the dashboard of the
+	// room its bus shares (the instructor's laptop that presents to
+	// playgrounds on NATS): no join page, no code, no door.
 	Room *classroom.Room
+	// Others, when set, spreads the dashboard over the playgrounds whose
+	// hubs share this one's bus (Options.Hub, wirelab serve --nats): this
+	// playground tells them its followers, and its dashboard lists theirs
+	// beside its own (classroom_spread.go). Nil means this playground
+	// alone.
+	Others *classroom.Others
 	// JoinURLs are the join page's addresses as the room's machines reach
 	// it (http://HOST:PORT/join), the one to show first first.
 	JoinURLs []string
@@ -67,8 +76,13 @@ const (
 	// or an exercise and the first lines of a failure.
 	maxClassroomBody = 8 << 10
 	// dashboardTick is how often the dashboard is sent the room even when
-	// nothing changed, so that "last seen" and who is connected stay true.
+	// nothing changed, so that "last seen" and who is connected stay true,
+	// and the followers of a playground fallen silent leave it.
 	dashboardTick = 5 * time.Second
+	// dashboardGap is the least time between two sends that the other
+	// playgrounds' snapshots cause: however many report, the dashboard
+	// redraws at most four times a second.
+	dashboardGap = 250 * time.Millisecond
 	// qrSize is the QR code's side in pixels; the page scales it to the
 	// projector without blurring (image-rendering: pixelated).
 	qrSize = 512
@@ -77,19 +91,27 @@ const (
 // classroomSite serves the join page, the dashboard and what followers'
 // pages report, and keeps the door (access).
 type classroomSite struct {
-	room   *classroom.Room
-	urls   []string
-	logDir string
-	hub    *wire.Hub // its Hold ends the dashboard's stream when the playground closes
+	room    *classroom.Room   // nil for a dashboard of the other playgrounds only
+	others  *classroom.Others // nil for a room on this playground alone
+	host    string            // this machine's name, in the snapshots it sends
+	started time.Time         // for the session log of a playground without a room
+	urls    []string
+	logDir  string
+	hub     *wire.Hub // its Hold ends the dashboard's stream when the playground closes
 }
 
 // newClassroomSite returns the classroom's site, or nil for a playground
-// that is not a classroom.
+// that is not a classroom and shows no other playground's.
 func newClassroomSite(c *Classroom, h *wire.Hub) *classroomSite {
-	if c == nil || c.Room == nil {
+	if c == nil || (c.Room == nil && c.Others == nil) {
 		return nil
 	}
-	return &classroomSite{room: c.Room, urls: c.JoinURLs, logDir: c.LogDir, hub: h}
+	s := &classroomSite{room: c.Room, others: c.Others, started: time.Now(), urls: c.JoinURLs, logDir: c.LogDir, hub: h}
+	if s.others != nil {
+		s.host, _ = os.Hostname() // without one, the snapshots name the playground alone
+		s.spread()
+	}
+	return s
 }
 
 // access is the classroom's door, in front of every route. A page on
@@ -362,7 +384,7 @@ type classroomPanel struct {
 // panel is the classroom's panel, for a page on the instructor's
 // machine; nil elsewhere, and when the playground is no classroom.
 func (c *classroomSite) panel(r *http.Request, l lang) *classroomPanel {
-	if c == nil || !wire.IsLocalPeer(r) {
+	if c == nil || c.room == nil || !wire.IsLocalPeer(r) {
 		return nil
 	}
 	p := &classroomPanel{T: classroomStrings(l), Code: c.room.Code(), JoinURLs: c.urls}
@@ -401,8 +423,9 @@ func (c *classroomSite) qr(w http.ResponseWriter, r *http.Request) {
 type dashboardView struct {
 	pageView
 	T         classroomText
-	Panel     classroomPanel
+	Panel     *classroomPanel // nil on a playground without a room of its own
 	Followers []followerRow
+	Spread    bool // the room spans playgrounds: each row says which
 	CanLog    bool // a place to write the session log is known
 }
 
@@ -419,40 +442,68 @@ type followerRow struct {
 	Passed    []string `json:"passed"`            // the titles of the exercises passed
 	Failed    string   `json:"failed,omitempty"`  // the title of the exercise that last failed
 	Failure   string   `json:"failure,omitempty"` // what its check said
+	Where     string   `json:"where,omitempty"`   // the playground it follows on, in a room that spans several
 }
 
 // dashboardData is what the dashboard's stream sends at every change.
 type dashboardData struct {
 	Connected int           `json:"connected"`
 	Followers []followerRow `json:"followers"`
+	Spread    bool          `json:"spread,omitempty"` // the rows say where
 }
 
-// rows are the room's followers as the dashboard shows them, now.
+// rows are the room's followers as the dashboard shows them, now: this
+// playground's, then, in a room that spans several, each other
+// playground's as it last told them.
 func (c *classroomSite) rows(l lang) dashboardData {
 	t := classroomStrings(l)
 	now := time.Now()
 	var d dashboardData
 	d.Followers = []followerRow{}
-	for _, f := range c.room.Followers() {
-		row := followerRow{Seat: f.Seat, Name: f.Name, Page: f.Page, Own: f.Own, Seen: t.ago(now.Sub(f.LastSeen)),
-			Connected: f.ConnectedAt(now), Share: f.Share, Passed: []string{}}
-		if f.Own {
-			// Which page the student has open there stays on the
-			// student's machine.
-			row.Page = t.OnOwn
+	if c.room != nil {
+		here := ""
+		if c.others != nil {
+			here = t.Here
 		}
-		if row.Connected {
-			d.Connected++
+		for _, f := range c.room.Followers() {
+			d.add(t, l, now, f, here)
 		}
-		for _, p := range f.Passed {
-			row.Passed = append(row.Passed, exerciseTitle(p.Exercise, l))
+	}
+	if c.others != nil {
+		d.Spread = true
+		for _, s := range c.others.Snapshots() {
+			where := s.Instance
+			if s.Host != "" {
+				where = s.Host + " · " + s.Instance
+			}
+			for _, f := range s.Followers {
+				d.add(t, l, now, f, where)
+			}
 		}
-		if f.Failure != nil {
-			row.Failed, row.Failure = exerciseTitle(f.Failure.Exercise, l), f.Failure.Message
-		}
-		d.Followers = append(d.Followers, row)
 	}
 	return d
+}
+
+// add adds follower f, of the playground where, as the dashboard shows
+// it.
+func (d *dashboardData) add(t classroomText, l lang, now time.Time, f classroom.Follower, where string) {
+	row := followerRow{Seat: f.Seat, Name: f.Name, Page: f.Page, Own: f.Own, Seen: t.ago(now.Sub(f.LastSeen)),
+		Connected: f.ConnectedAt(now), Share: f.Share, Passed: []string{}, Where: where}
+	if f.Own {
+		// Which page the student has open there stays on the
+		// student's machine.
+		row.Page = t.OnOwn
+	}
+	if row.Connected {
+		d.Connected++
+	}
+	for _, p := range f.Passed {
+		row.Passed = append(row.Passed, exerciseTitle(p.Exercise, l))
+	}
+	if f.Failure != nil {
+		row.Failed, row.Failure = exerciseTitle(f.Failure.Exercise, l), f.Failure.Message
+	}
+	d.Followers = append(d.Followers, row)
 }
 
 func exerciseTitle(id string, l lang) string {
@@ -465,21 +516,22 @@ func exerciseTitle(id string, l lang) string {
 // dashboard shows who is in the room, for the instructor's machine only;
 // static/classroom.js keeps it live from events.
 func (c *classroomSite) dashboard(w http.ResponseWriter, r *http.Request) {
-	v := viewFor(w, r)
-	p := c.panel(r, v.Lang)
-	if p == nil {
+	if !wire.IsLocalPeer(r) {
 		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
 		return
 	}
+	v := viewFor(w, r)
 	v.Styles = append(v.Styles, "/static/classroom.css")
 	v.Scripts = append(v.Scripts, "/static/classroom.js")
-	show(w, r, http.StatusOK, dashboardPage(dashboardView{pageView: v, T: p.T, Panel: *p,
-		Followers: c.rows(v.Lang).Followers, CanLog: c.logDir != ""}))
+	show(w, r, http.StatusOK, dashboardPage(dashboardView{pageView: v, T: classroomStrings(v.Lang), Panel: c.panel(r, v.Lang),
+		Followers: c.rows(v.Lang).Followers, Spread: c.others != nil, CanLog: c.logDir != ""}))
 }
 
 // events streams the room to the dashboard as server-sent events: the
-// followers now, then again at every change and every dashboardTick. It
-// ends when the page goes away or the playground closes.
+// followers now, then again at every change (of this playground's room,
+// or another playground's snapshot, at most every dashboardGap) and
+// every dashboardTick. It ends when the page goes away or the playground
+// closes.
 func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
 	if !wire.IsLocalPeer(r) {
 		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
@@ -498,8 +550,15 @@ func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	tick := time.NewTicker(dashboardTick)
 	defer tick.Stop()
+	var changed, reported <-chan struct{} // nil, for what this playground lacks, is never ready
 	for {
-		changed := c.room.Changed() // before reading the room: no change falls between
+		// Taken before reading the room: no change falls between.
+		if c.room != nil {
+			changed = c.room.Changed()
+		}
+		if c.others != nil {
+			reported = c.others.Changed()
+		}
 		b, _ := json.Marshal(c.rows(l))
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return // the page went away
@@ -509,6 +568,14 @@ func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-changed:
+		case <-reported:
+			gap := time.NewTimer(dashboardGap)
+			select {
+			case <-gap.C:
+			case <-ctx.Done():
+				gap.Stop()
+				return
+			}
 		case <-tick.C:
 		case <-ctx.Done():
 			return
@@ -517,8 +584,10 @@ func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeLog writes the session log, when the instructor asks: the room's
-// followers and what they shared, as JSON, in a new file in logDir. It
-// answers {"path": ...}. Nothing else of the classroom is ever written.
+// followers and what they shared, as JSON, in a new file in logDir; in a
+// room that spans playgrounds, the other playgrounds' followers too, as
+// the dashboard shows them ("elsewhere"). It answers {"path": ...}.
+// Nothing else of the classroom is ever written.
 func (c *classroomSite) writeLog(w http.ResponseWriter, r *http.Request) {
 	if !wire.IsLocalPeer(r) {
 		jsonError(w, http.StatusForbidden, "the session log is written on the instructor's machine only")
@@ -528,7 +597,13 @@ func (c *classroomSite) writeLog(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusConflict, "this playground knows no folder to write a session log in")
 		return
 	}
-	l := c.room.Log()
+	l := classroom.Log{Started: c.started, Written: time.Now(), Followers: []classroom.Follower{}}
+	if c.room != nil {
+		l = c.room.Log()
+	}
+	if c.others != nil {
+		l.Elsewhere = c.others.Snapshots()
+	}
 	b, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
 		jsonError(w, http.StatusInternalServerError, "encoding the log: "+err.Error())
@@ -574,6 +649,9 @@ type classroomText struct {
 	Who        string `json:"-"`
 	Page       string `json:"-"`
 	OnOwn      string `json:"-"` // the page of a student who follows from their own wirelab
+	Where      string `json:"-"` // the column of the playground a follower is on, in a room that spans several
+	Here       string `json:"-"` // this playground, in that column
+	NoRoom     string `json:"-"` // the dashboard of a playground without a room of its own
 	LastSeen   string `json:"-"`
 	Progress   string `json:"-"`
 	WriteLog   string `json:"-"`
@@ -633,6 +711,9 @@ func classroomStrings(l lang) classroomText {
 			Who:        "Имя",
 			Page:       "Страница",
 			OnOwn:      "в своём wirelab",
+			Where:      "Где",
+			Here:       "здесь",
+			NoRoom:     "У этого wirelab нет своего класса: в списке участники других экземпляров wirelab, подключённых к тому же серверу NATS. Студенты входят через них.",
 			LastSeen:   "Был(а) на связи",
 			Progress:   "Прогресс",
 			WriteLog:   "Записать журнал занятия",
@@ -677,6 +758,9 @@ func classroomStrings(l lang) classroomText {
 		Who:        "Name",
 		Page:       "Page",
 		OnOwn:      "on their own wirelab",
+		Where:      "Playground",
+		Here:       "this one",
+		NoRoom:     "This wirelab has no classroom of its own: the list is of the followers of the other playgrounds on the same NATS server, where students join.",
 		LastSeen:   "Last seen",
 		Progress:   "Progress",
 		WriteLog:   "Write a session log",

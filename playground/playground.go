@@ -64,7 +64,8 @@ type Options struct {
 
 	// Classroom, when set, opens the playground to a room (wirelab serve
 	// --classroom): pages from other machines need the join code first
-	// (classroom.go).
+	// (classroom.go). Without a Room of its own, it only shows the
+	// dashboard of the room that Hub's bus shares (classroom_spread.go).
 	Classroom *Classroom
 }
 
@@ -113,9 +114,12 @@ func New(cat *tools.Catalogue, opts *Options) *Playground {
 	mux := routes(h, &homeSite{view: view, exercises: x, classroom: room}, lessons, newConsoleSite(h.Targets(), h),
 		&fiveWiresSite{columns: fiveWiresColumns(h.Targets())}, x)
 	var pages http.Handler = mux
-	if room != nil {
+	switch {
+	case room != nil && room.room != nil:
 		classroomRoutes(mux, room)
 		pages = room.access(mux)
+	case room != nil:
+		roomDashboardRoutes(mux, room)
 	}
 	return &Playground{hub: h, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ref := site.Check(r); ref != nil {

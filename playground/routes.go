@@ -72,6 +72,16 @@ func classroomRoutes(mux *http.ServeMux, room *classroomSite) {
 	mux.HandleFunc("POST /classroom/progress", room.progress)
 }
 
+// roomDashboardRoutes are the routes of a playground without a room of
+// its own that shows the room its bus shares (wirelab serve --nats, the
+// instructor's laptop): the dashboard, its stream and its session log,
+// for this machine.
+func roomDashboardRoutes(mux *http.ServeMux, room *classroomSite) {
+	mux.HandleFunc("GET /classroom", room.dashboard)
+	mux.HandleFunc("GET /classroom/events", room.events)
+	mux.HandleFunc("POST /classroom/log", room.writeLog)
+}
+
 // homeSite serves the home page: the servers, the tools, and progress.
 type homeSite struct {
 	view      homeView

@@ -1,7 +1,8 @@
 // The instructor's dashboard (/classroom): the table of followers, kept
 // live from the room's stream (/classroom/events, one JSON object per
-// event: {connected, followers: [...]}, sent at every change and every
-// few seconds), and the "write a session log" button. An entry module
+// event: {connected, followers: [...], spread}, sent at every change and
+// every few seconds; spread when the room spans playgrounds, each row
+// then saying which in "where"), and the "write a session log" button. An entry module
 // that imports nothing; its words come from the page's data, in the
 // page's language. It builds the same rows as followerLine in
 // playground/classroom.templ.
@@ -25,8 +26,9 @@ function cell(...children) {
   return td;
 }
 
-// row is one follower's line of the table.
-function row(f) {
+// row is one follower's line of the table; spread adds the playground
+// it is on.
+function row(f, spread) {
   const tr = el("tr", f.connected ? "" : "away");
   const page = f.own ? el("span", "note", f.page) : f.page ? el("code", "", f.page) : "";
   const seen = f.seen + (f.connected ? "" : " (" + T.away + ")");
@@ -47,7 +49,13 @@ function row(f) {
       progress.append(p);
     }
   }
-  tr.append(cell(String(f.seat)), cell(f.name), cell(page), cell(seen), progress);
+  tr.append(cell(String(f.seat)), cell(f.name));
+  if (spread) {
+    const where = cell(f.where || "");
+    where.className = "where";
+    tr.append(where);
+  }
+  tr.append(cell(page), cell(seen), progress);
   return tr;
 }
 
@@ -55,11 +63,11 @@ function show(room) {
   if (room.followers.length === 0) {
     const tr = el("tr", "nobody");
     const td = el("td", "", T.nobody);
-    td.colSpan = 5;
+    td.colSpan = room.spread ? 6 : 5;
     tr.append(td);
     body.replaceChildren(tr);
   } else {
-    body.replaceChildren(...room.followers.map(row));
+    body.replaceChildren(...room.followers.map((f) => row(f, room.spread)));
   }
   count.textContent = T.connected.replace("%d", room.connected).replace("%d", room.followers.length);
 }

@@ -77,6 +77,7 @@ const (
 	subjectPresenter = "presenter" // the presentation's messages
 	subjectHistory   = "history"   // requests for the presentation so far
 	subjectInbox     = "inbox"     // answers, on "inbox.<hub id>"
+	subjectFollowers = "followers" // each playground's classroom followers (followers.go)
 )
 
 func (h *Hub) subject(name string) string { return "wirelab.room." + h.room + "." + name }
