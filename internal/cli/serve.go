@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 
+	"github.com/wirelab/wirelab/exercises/progress"
 	"github.com/wirelab/wirelab/internal/classroom"
 	"github.com/wirelab/wirelab/playground"
 	"github.com/wirelab/wirelab/playground/wire"
@@ -82,12 +84,21 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	// With --nats, the dashboard spans the playgrounds of the room: a
+	// classroom tells the others who follows it and lists theirs; a
+	// playground with no classroom of its own (the instructor's laptop,
+	// which presents) shows the room's dashboard on this machine.
+	var others *classroom.Others
+	if *natsURL != "" && teacher == nil {
+		others = classroom.NewOthers(nil)
+	}
 	var room *playground.Classroom
 	var instructorLn net.Listener // 127.0.0.1 too, for a classroom on one address that is not loopback
 	switch {
 	case *inClass:
 		instructorLn = instructorListener(ln, env.Stderr)
 		room = openClassroom(ln, *code, env.Stderr)
+		room.Others = others
 	case !loopback:
 		fmt.Fprintf(env.Stderr, "wirelab: pages on other machines may read the course and follow sessions; "+
 			"only pages on this machine may start servers, build code, use custom targets or save progress\n")
@@ -165,6 +176,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 		// page shows the room's code and QR code, for the projector.
 		url, page = instructorURL(ln), "/"
 		fmt.Fprintf(env.Stderr, "wirelab: classroom: your pages, on this machine: %s/ (the code and QR code; who is here: %s/classroom)\n", url, url)
+	}
+	if room == nil && others != nil {
+		fmt.Fprintf(env.Stderr, "wirelab: the followers of the classrooms on the NATS server, on this machine: %s/classroom\n", url)
+		room = &playground.Classroom{Others: others}
+		if p, err := progress.DefaultPath(); err == nil {
+			room.LogDir = filepath.Dir(p) // the session log, if asked for, goes where a classroom's does
+		}
 	}
 	if teacher != nil {
 		page = followPage
