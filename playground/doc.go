@@ -28,7 +28,13 @@
 // another machine gets the join page until it gives the code, and then,
 // as a follower whose id a cookie holds, reads and follows but changes
 // nothing on this machine; the instructor's dashboard at /classroom
-// lists the followers of the room, package internal/classroom.
+// lists the followers of the room, package internal/classroom. A room
+// spread over playgrounds that share a bus (Classroom.Others, wirelab
+// serve --nats) spreads the dashboard too (classroom_spread.go): each
+// classroom tells the others its followers, and every dashboard lists
+// them all, each with its playground; a playground with no room of its
+// own (the instructor's laptop, which presents) serves that dashboard
+// alone.
 //
 // Every route is listed in one place, routes.go. The playground is an
 // http.Handler, so another Go program can mount it; it imports protocols/,

@@ -220,6 +220,13 @@
 //	wirelab.room.R.presenter        the presentation: live, event..., state..., ended
 //	wirelab.room.R.history          "what has been presented so far?"
 //	wirelab.room.R.inbox.<hub id>   the answer, to the hub that asked
+//	wirelab.room.R.followers        each playground's classroom followers (followers.go)
+//
+// The followers subject is the classroom's, which the hub only carries
+// (Hub.PublishFollowers, Hub.SubscribeFollowers): each classroom
+// publishes a snapshot of its followers at a change and every ten
+// seconds, so that a dashboard on any playground lists the whole room
+// (package internal/classroom says what a snapshot holds).
 //
 // Each message is a JSON object, {"kind":"event","origin":"<hub id>",
 // "session":"<presenter's session>","seq":7,"data":{...the event...}},
