@@ -139,7 +139,11 @@ func TestClientServerCrash(t *testing.T) {
 }
 
 func TestCloseKillsStubbornServer(t *testing.T) {
-	c := start(t, "stubborn", &ClientOptions{ShutdownGrace: 100 * time.Millisecond})
+	said := &saidWriter{text: "ignoring SIGTERM", said: make(chan struct{})}
+	c := start(t, "stubborn", &ClientOptions{ShutdownGrace: 100 * time.Millisecond, Stderr: said})
+	// Close before the child ignores SIGTERM would end it by SIGTERM: on
+	// a busy machine the child may not have got that far yet.
+	<-said.said
 	err := c.Close()
 	if err == nil || !strings.Contains(err.Error(), "killed") {
 		t.Errorf("Close = %v, want it to report the kill", err)
@@ -174,4 +178,23 @@ func BenchmarkRoundTrip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// saidWriter closes said once what is written to it has held text.
+type saidWriter struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	text string
+	said chan struct{}
+}
+
+func (w *saidWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	had := strings.Contains(w.buf.String(), w.text)
+	w.buf.Write(p)
+	if !had && strings.Contains(w.buf.String(), w.text) {
+		close(w.said)
+	}
+	return len(p), nil
 }

@@ -50,6 +50,7 @@ func fakeServer(mode string) int {
 	case "stubborn":
 		// Ignores EOF on stdin and SIGTERM; only SIGKILL stops it.
 		signal.Ignore(syscall.SIGTERM)
+		fmt.Fprintln(os.Stderr, "ignoring SIGTERM") // the test waits for this
 		io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour) // select{} would trip the runtime's deadlock check
 		return 0
