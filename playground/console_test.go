@@ -129,7 +129,9 @@ func learnOAuth(known map[string]string, text string) {
 
 var (
 	sessionHeader = regexp.MustCompile(`(?i)Mcp-Session-Id: *(\S+)`)
-	taskID        = regexp.MustCompile(`"task":\{"id":"([^"]+)"`)
+	// taskID is what static/wire.js reads for {{task}}: an A2A task's id,
+	// or an MCP task's.
+	taskID = regexp.MustCompile(`"task":\{"id":"([^"]+)"|"taskId":"([^"]+)"`)
 	// requestState is what static/wire.js (WireKnown) reads from an MCP
 	// input_required answer for {{requestState}}.
 	requestState = regexp.MustCompile(`"requestState":"([^"]+)"`)
@@ -173,7 +175,7 @@ func TestConsoleTemplates(t *testing.T) {
 						vars["{{session}}"] = m[1]
 					}
 					if m := taskID.FindStringSubmatch(answer); m != nil {
-						vars["{{task}}"] = m[1]
+						vars["{{task}}"] = m[1] + m[2]
 					}
 					if m := requestState.FindStringSubmatch(answer); m != nil {
 						vars["{{requestState}}"] = m[1]

@@ -241,6 +241,9 @@ const (
 	statelessDeployRetry = statelessDeploy + `,"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}},"requestState":"{{requestState}}"`
 )
 
+// statelessTasksCaps are the capabilities of a client that takes tasks.
+const statelessTasksCaps = `{"extensions":{"` + mcp.ExtensionTasks + `":{}}}`
+
 // statelessMessages are the 2026-07-28 templates: the requests a client
 // makes, each on its own, then the refusals in the era's own terms. Their
 // ids go on from 21, apart from the session's, since on stdio both eras
@@ -258,6 +261,14 @@ var statelessMessages = []statelessMessage{
 		meta: statelessMeta(mcp.ModernVersion, `{"elicitation":{}}`), expect: `"resultType":"input_required"`},
 	{name: "deploy to production again, with inputResponses and requestState", id: 27, method: "tools/call", params: statelessDeployRetry,
 		meta: statelessMeta(mcp.ModernVersion, `{"elicitation":{}}`), expect: `"status":"deployed"`},
+	// The tasks extension: a client that declares it may get a task for
+	// a slow call, and asks about it by the task's id, {{task}}.
+	{name: "deploy as a task (the tasks extension)", id: 41, method: "tools/call", params: `"name":"deploy_service","arguments":{"service":"api","env":"staging"}`,
+		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"resultType":"task"`},
+	{name: "tasks/get: how the task goes", id: 42, method: "tasks/get", params: `"taskId":"{{task}}"`,
+		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"taskId":"{{task}}"`},
+	{name: "tasks/cancel the task", id: 43, method: "tasks/cancel", params: `"taskId":"{{task}}"`,
+		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"id":43,"result"`},
 	// On stdio a request without any _meta belongs to the session the
 	// process may have (it is served there, or refused as coming before
 	// initialize); one whose _meta names the revision but lacks the
@@ -281,9 +292,10 @@ var statelessMessages = []statelessMessage{
 // in the header, so that the server takes it for this era's.
 func statelessHeaders(m statelessMessage) []string {
 	var p struct {
-		Name string                     `json:"name"`
-		URI  string                     `json:"uri"`
-		Meta map[string]json.RawMessage `json:"_meta"`
+		Name   string                     `json:"name"`
+		URI    string                     `json:"uri"`
+		TaskID string                     `json:"taskId"`
+		Meta   map[string]json.RawMessage `json:"_meta"`
 	}
 	// {{requestState}} sits inside a string: the params are JSON as they
 	// are.
@@ -297,6 +309,8 @@ func statelessHeaders(m statelessMessage) []string {
 		h = append(h, "Mcp-Name: "+p.Name)
 	case "resources/read":
 		h = append(h, "Mcp-Name: "+p.URI)
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		h = append(h, "Mcp-Name: "+p.TaskID)
 	}
 	if m.header != "" {
 		name, _, _ := strings.Cut(m.header, ":")
