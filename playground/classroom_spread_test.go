@@ -55,8 +55,10 @@ func spreadPlayground(t *testing.T, bus wire.Bus, room *classroom.Room, others *
 		r.RemoteAddr = "192.0.2.7:40000"
 		pg.ServeHTTP(w, r)
 	}))
+	// The playground closes first: that ends the dashboards' streams, for
+	// which the servers' Close would wait (a browser's may outlive it).
 	var once sync.Once
-	stop := func() { once.Do(func() { tr.local.Close(); tr.remote.Close(); pg.Close() }) }
+	stop := func() { once.Do(func() { pg.Close(); tr.local.Close(); tr.remote.Close() }) }
 	t.Cleanup(stop)
 	return tr, stop
 }
