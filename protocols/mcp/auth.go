@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -35,6 +36,35 @@ import (
 // authorization server at URL issued for this very resource, checks them
 // itself (authverify.go), names that server in its metadata, and asks for
 // the scope mcp:tools; a production deploy needs deploy:production too.
+
+// caller is who sent a request, as the server knows it from the
+// credentials the request brought: what the caller may do (allow) and
+// who it is (id). Sessions and tasks remember the id of the caller that
+// made them and answer no one else (http.go, tasks.go), so a session id
+// or a task id that leaks is useless without the same credentials.
+//
+// A server that checks no tokens cannot tell callers apart: each is the
+// zero caller, with id "" and every scope, and so is the one client of a
+// server on stdio.
+type caller struct {
+	id    string                 // whom the credentials stand for; "": anyone
+	allow func(tools.Scope) bool // the scopes the caller holds; nil: all
+}
+
+// oauthCaller is the caller an access token stands for: the user (sub)
+// through one application (client_id). Not the token itself: a client
+// gets a fresh one when the old one expires, or a stronger one to deploy
+// to production, and stays the same caller.
+func oauthCaller(t *AccessToken) caller {
+	return caller{id: fmt.Sprintf("oauth sub=%q client_id=%q", t.Subject, t.ClientID), allow: t.Allows}
+}
+
+// tokenCaller is the caller a static token stands for. Such a token names
+// no one, so each token is a caller of its own, known by its secret: the
+// server holds the secrets anyway, in memory only.
+func tokenCaller(t tools.Token) caller {
+	return caller{id: "token " + t.Secret, allow: t.Allows}
+}
 
 // metadataPath is where RFC 9728 puts a protected resource's metadata:
 // the document that tells a client how to get a token for it. For the

@@ -160,6 +160,10 @@ func testTokens(t *testing.T, as *keyAS) map[string]string {
 		"good":     es(goodClaims("mcp:tools")),
 		"deployer": es(goodClaims("mcp:tools deploy:production")),
 		"no-scope": es(goodClaims("deploy:production")),
+		// Good tokens of other callers: another user through the same
+		// application, and the same user through another application.
+		"other-user":   with(func(c *claims) { c.Subject = "someone-else" }),
+		"other-client": with(func(c *claims) { c.ClientID = "other-client" }),
 		"expired": with(func(c *claims) {
 			c.IssuedAt = jwt.NewNumericDate(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 			c.Expiry = jwt.NewNumericDate(time.Date(2020, 1, 1, 0, 5, 0, 0, time.UTC))

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
-	"github.com/wirelab/wirelab/protocols/tools"
 )
 
 // exchange is one client request being handled, and what the server may
@@ -17,10 +16,10 @@ import (
 // these travel on the request's own SSE stream, so they reach the client
 // that is waiting for this answer.
 type exchange struct {
-	id    jsonrpc.ID // the request's
-	ss    *session
-	send  func(any) error        // writes one message that belongs to this request
-	allow func(tools.Scope) bool // the scopes the caller holds; nil: all
+	id   jsonrpc.ID // the request's
+	ss   *session
+	send func(any) error // writes one message that belongs to this request
+	who  caller          // who sent the request (auth.go)
 
 	progressToken json.RawMessage // from the request's _meta; nil: no progress wanted
 

@@ -89,9 +89,24 @@ type HTTPHandler struct {
 	// mu guards sessions, the notes on ended sessions, and each
 	// session's busy and lastUsed.
 	mu       sync.Mutex
-	sessions map[string]*httpSession
-	ended    map[string]string // why the server ended a session, by id
-	endedIDs []string          // the ids in ended, oldest first
+	sessions map[sessionKey]*httpSession
+	ended    map[sessionKey]string // why the server ended a session
+	endedIDs []sessionKey          // the keys in ended, oldest first
+}
+
+// sessionKey files a session under its id and the caller that opened it
+// (auth.go), as the 2025-11-25 security best practices ask: "MCP servers
+// SHOULD bind session IDs to user-specific information", with "a key
+// format like <user_id>:<session_id>". A request finds a session only
+// with the id and the credentials of the same caller, so a session id
+// that leaks (a log, a proxy) is no use to anyone else: the spec's
+// "session hijacking". The id alone still proves nothing: "MCP Servers
+// MUST NOT use sessions for authentication", and every request brings
+// its token all the same. On a server that checks no tokens the caller
+// is "" for everyone, and the id alone finds the session.
+type sessionKey struct {
+	caller string // the id of the caller that sent initialize
+	id     string // the Mcp-Session-Id
 }
 
 // httpSession is a session plus what HTTP adds: its id, how busy it is,
@@ -99,7 +114,7 @@ type HTTPHandler struct {
 // request.
 type httpSession struct {
 	*session
-	id   string
+	key  sessionKey
 	ctx  context.Context // ends at DELETE, when the server ends it, or at Close
 	stop context.CancelFunc
 
@@ -126,7 +141,7 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}
 	h := &HTTPHandler{srv: s, tokens: opts.Tokens, verifier: opts.Verifier, loopback: opts.Loopback,
 		maxSessions: opts.MaxSessions, sessionIdle: opts.SessionIdle,
-		sessions: make(map[string]*httpSession), ended: make(map[string]string)}
+		sessions: make(map[sessionKey]*httpSession), ended: make(map[sessionKey]string)}
 	if h.maxSessions <= 0 {
 		h.maxSessions = DefaultMaxSessions
 	}
@@ -144,9 +159,9 @@ func (h *HTTPHandler) Close() {
 	h.stop()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for id, hs := range h.sessions {
+	for key, hs := range h.sessions {
 		hs.end()
-		delete(h.sessions, id)
+		delete(h.sessions, key)
 	}
 }
 
@@ -174,28 +189,28 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Both eras pass here: whatever the method, a session's request or
 	// one that stands alone, the caller is known before it is read.
-	var allow func(tools.Scope) bool
+	var who caller
 	switch {
 	case h.verifier != nil:
 		token, ok := h.authorize(w, r)
 		if !ok {
 			return
 		}
-		allow = token.Allows
+		who = oauthCaller(token)
 	case h.tokens.Enabled():
 		token, ok := h.authenticate(w, r)
 		if !ok {
 			return
 		}
-		allow = token.Allows
+		who = tokenCaller(token)
 	}
 	switch r.Method {
 	case http.MethodPost:
-		h.post(w, r, allow)
+		h.post(w, r, who)
 	case http.MethodGet:
-		h.get(w, r)
+		h.get(w, r, who)
 	case http.MethodDelete:
-		h.delete(w, r)
+		h.delete(w, r, who)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
 		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest,
@@ -205,7 +220,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // post takes one message from the client. A request is answered on this
 // POST's response; a notification or a response gets 202 and no body.
-func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(tools.Scope) bool) {
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 	// "The client MUST include an Accept header, listing both
 	// application/json and text/event-stream as supported content types."
 	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
@@ -246,12 +261,12 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 		// method. Anything else without a session is a legacy client:
 		// initialize opens a session, and another request is told that
 		// it forgot its Mcp-Session-Id.
-		h.postModern(w, r, req, allow)
+		h.postModern(w, r, req, who)
 		return
 	}
 	starts := req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == ""
 	if starts {
-		if hs = h.newSession(); hs == nil {
+		if hs = h.newSession(who); hs == nil {
 			// No Retry-After: a session frees up when one of its
 			// client's requests or streams ends, which the server
 			// cannot foresee, and a made-up delay would be a guess.
@@ -261,8 +276,8 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 		}
 		// The id goes back in a header; the client sends it on every
 		// request that follows.
-		w.Header().Set("Mcp-Session-Id", hs.id)
-	} else if hs = h.acquire(w, r); hs == nil {
+		w.Header().Set("Mcp-Session-Id", hs.key.id)
+	} else if hs = h.acquire(w, r, who); hs == nil {
 		return
 	}
 	// The session is busy until this message is handled, so it cannot
@@ -282,7 +297,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 		hs.handleNotification(req)
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		if scope, ok := h.srv.allowed(req, allow); !ok {
+		if scope, ok := h.srv.allowed(req, who.allow); !ok {
 			h.forbidden(w, r, req, scope)
 			return
 		}
@@ -312,10 +327,10 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 			rp.orphaned()
 		})
 		defer gone()
-		resp := hs.handleRequest(ctx, req, reply.send, allow)
+		resp := hs.handleRequest(ctx, req, reply.send, who)
 		if req.Method == "initialize" && w.Header().Get("Mcp-Session-Id") != "" && (resp == nil || resp.Error != nil) {
 			// A failed initialize starts no session.
-			h.remove(hs.id)
+			h.remove(hs.key)
 			w.Header().Del("Mcp-Session-Id")
 		}
 		reply.finish(resp, http.StatusOK)
@@ -325,7 +340,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, allow func(to
 // get opens the stream for messages that belong to no request. This
 // server sends one kind: notifications/resources/updated for a resource
 // the client subscribed to, when another session changed it.
-func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request, who caller) {
 	if !accepts(r, "text/event-stream") {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
 			"a GET opens an SSE stream, so Accept must list text/event-stream; got "+quote(r.Header.Get("Accept")))
@@ -336,7 +351,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 			"missing Mcp-Session-Id header: a GET stream belongs to a 2025-11-25 session, opened with initialize; revision 2026-07-28 has no GET stream")
 		return
 	}
-	hs := h.acquire(w, r)
+	hs := h.acquire(w, r, who)
 	if hs == nil {
 		return
 	}
@@ -371,26 +386,26 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 }
 
 // delete ends a session at the client's request.
-func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
-	if hs := h.acquire(w, r); hs != nil {
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request, who caller) {
+	if hs := h.acquire(w, r, who); hs != nil {
 		h.release(hs)
-		h.remove(hs.id)
+		h.remove(hs.key)
 		w.WriteHeader(http.StatusNoContent)
 	}
 }
 
-// newSession makes a session with a new id, busy with the initialize
-// that starts it, or returns nil if there is no room for one. Room is
-// made by ending the sessions idle too long, then, if the handler is
-// still full, the idle session unused longest.
-func (h *HTTPHandler) newSession() *httpSession {
+// newSession makes a session with a new id for the caller who sends
+// initialize, busy with that initialize, or returns nil if there is no
+// room for one. Room is made by ending the sessions idle too long, then,
+// if the handler is still full, the idle session unused longest.
+func (h *HTTPHandler) newSession(who caller) *httpSession {
 	// "The session ID SHOULD be globally unique and cryptographically
 	// secure": whoever knows it can act in the session. 128 random bits,
 	// as hex, which is within the visible ASCII the spec allows.
 	b := make([]byte, 16)
 	rand.Read(b) // never fails, per crypto/rand
 	now := time.Now()
-	hs := &httpSession{id: hex.EncodeToString(b), busy: 1, lastUsed: now}
+	hs := &httpSession{key: sessionKey{caller: who.id, id: hex.EncodeToString(b)}, busy: 1, lastUsed: now}
 	hs.ctx, hs.stop = context.WithCancel(h.ctx)
 	hs.session = newSession(h.srv, hs.sendUnrelated)
 
@@ -413,23 +428,30 @@ func (h *HTTPHandler) newSession() *httpSession {
 		hs.end()
 		return nil
 	}
-	h.sessions[hs.id] = hs
+	h.sessions[hs.key] = hs
 	return hs
 }
 
 // acquire finds the request's session and marks it busy until release,
 // or answers the request itself: 400 without an Mcp-Session-Id, 404 for
-// an id that is not (or no longer) a session.
-func (h *HTTPHandler) acquire(w http.ResponseWriter, r *http.Request) *httpSession {
+// an id that is not (or no longer) a session of this caller.
+//
+// Another caller's session gets the very 404 of an id never given out,
+// not 403: a 403 would tell whoever holds a leaked id that it names a
+// live session, worth trying again with other credentials. Looking the
+// session up under the caller's key gives that for free: for anyone
+// else it is not there.
+func (h *HTTPHandler) acquire(w http.ResponseWriter, r *http.Request, who caller) *httpSession {
 	id := r.Header.Get("Mcp-Session-Id")
 	if id == "" {
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 			"missing Mcp-Session-Id header: every request after initialize carries the id that the initialize response gave")
 		return nil
 	}
+	key := sessionKey{caller: who.id, id: id}
 	now := time.Now()
 	h.mu.Lock()
-	hs := h.sessions[id]
+	hs := h.sessions[key]
 	if hs != nil && hs.busy == 0 && now.Sub(hs.lastUsed) >= h.sessionIdle {
 		// Idle too long, though no new session came to sweep it away.
 		h.endLocked(hs, h.idleNote())
@@ -439,7 +461,7 @@ func (h *HTTPHandler) acquire(w http.ResponseWriter, r *http.Request) *httpSessi
 		hs.busy++
 		hs.lastUsed = now
 	}
-	why := h.ended[id]
+	why := h.ended[key]
 	h.mu.Unlock()
 	if hs == nil {
 		// "The server MAY terminate the session at any time, after which
@@ -465,10 +487,10 @@ func (h *HTTPHandler) release(hs *httpSession) {
 }
 
 // remove ends a session at its client's request.
-func (h *HTTPHandler) remove(id string) {
+func (h *HTTPHandler) remove(key sessionKey) {
 	h.mu.Lock()
-	hs := h.sessions[id]
-	delete(h.sessions, id)
+	hs := h.sessions[key]
+	delete(h.sessions, key)
 	h.mu.Unlock()
 	if hs != nil {
 		hs.end()
@@ -478,10 +500,10 @@ func (h *HTTPHandler) remove(id string) {
 // endLocked ends a session the client did not end, and notes why, for
 // the 404 its next request gets.
 func (h *HTTPHandler) endLocked(hs *httpSession, why string) {
-	delete(h.sessions, hs.id)
+	delete(h.sessions, hs.key)
 	hs.end()
-	h.ended[hs.id] = why
-	h.endedIDs = append(h.endedIDs, hs.id)
+	h.ended[hs.key] = why
+	h.endedIDs = append(h.endedIDs, hs.key)
 	if len(h.endedIDs) > endedNotes {
 		delete(h.ended, h.endedIDs[0])
 		h.endedIDs = h.endedIDs[1:]

@@ -180,3 +180,80 @@ func TestHTTPSessionIdle(t *testing.T) {
 		}
 	})
 }
+
+// sendAs sends one request with a bearer token, in a session, by any
+// HTTP method, and returns the recorded answer. The body is read only by
+// POST. A GET comes with its context already ended, so that a stream the
+// server opens ends at once instead of holding the test.
+func sendAs(h http.Handler, token, method, session, body string) *httptest.ResponseRecorder {
+	ctx := context.Background()
+	if method == http.MethodGet {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		cancel()
+	}
+	r := httptest.NewRequestWithContext(ctx, method, Endpoint, strings.NewReader(body))
+	r.Header.Set("Authorization", "Bearer "+token)
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		r.Header.Set("Mcp-Session-Id", session)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// TestHTTPSessionBoundToCaller: a session answers only the caller that
+// opened it. Another caller's request with its id, whatever the method,
+// gets the 404 of an id never given out, word for word, and the session
+// goes on for its owner. With static tokens each token is a caller; with
+// OAuth a caller is the user and the application a token names, so a
+// fresh token for the same pair (here one with a further scope) is the
+// same caller, and one for another user or another application is not.
+func TestHTTPSessionBoundToCaller(t *testing.T) {
+	static, err := tools.ParseTokens([]string{"alice", "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := newKeyAS(t, testIssuer)
+	oauth := testTokens(t, as)
+	for _, tc := range []struct {
+		name   string
+		opts   *HTTPOptions
+		owner  string   // opens the session
+		same   []string // other tokens of the owner
+		others []string // tokens of other callers
+	}{
+		{"static tokens", &HTTPOptions{Tokens: static}, "alice", nil, []string{"bob"}},
+		{"oauth", &HTTPOptions{Verifier: newTestVerifier(as)}, oauth["good"], []string{oauth["deployer"]}, []string{oauth["other-user"], oauth["other-client"]}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHandler(tc.opts)
+			defer h.Close()
+			w := sendAs(h, tc.owner, http.MethodPost, "", initializeBody)
+			session := w.Header().Get("Mcp-Session-Id")
+			if w.Code != http.StatusOK || session == "" {
+				t.Fatalf("initialize: %d, Mcp-Session-Id %q: %s", w.Code, session, w.Body)
+			}
+			const never = "0123456789abcdef0123456789abcdef"
+			unknown := sendAs(h, tc.owner, http.MethodPost, never, pingBody)
+			if unknown.Code != http.StatusNotFound {
+				t.Fatalf("an unknown session: %d, want 404: %s", unknown.Code, unknown.Body)
+			}
+			want := strings.ReplaceAll(unknown.Body.String(), never, session)
+			for i, token := range tc.others {
+				for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+					if w := sendAs(h, token, method, session, pingBody); w.Code != http.StatusNotFound || w.Body.String() != want {
+						t.Errorf("%s by other caller %d: %d %s\nwant 404 %s", method, i, w.Code, w.Body, want)
+					}
+				}
+			}
+			for i, token := range append([]string{tc.owner}, tc.same...) {
+				if w := sendAs(h, token, http.MethodPost, session, pingBody); w.Code != http.StatusOK {
+					t.Errorf("ping by the owner (token %d): %d, want 200: %s", i, w.Code, w.Body)
+				}
+			}
+		})
+	}
+}

@@ -241,7 +241,10 @@ func TestHTTPTokens(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden || !strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="deploy:production"`) {
 		t.Errorf("production deploy with a reader token: %s, WWW-Authenticate %q: %s", resp.Status, resp.Header.Get("WWW-Authenticate"), body)
 	}
-	p.headers["Authorization"] = "Bearer admin"
+	// Another token is another caller, with a session of its own (the
+	// reader's is not the admin's: see TestHTTPSessionBoundToCaller).
+	p = &httpPeer{t: t, url: url, headers: map[string]string{"Authorization": "Bearer admin"}}
+	p.initialize(`{}`)
 	resp = p.post(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy_service","arguments":{"service":"api","env":"production"}}}`)
 	if body := readAll(t, resp); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"status":"deployed"`) {
 		t.Errorf("production deploy with an admin token: %s: %s", resp.Status, body)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
-	"github.com/wirelab/wirelab/protocols/tools"
 )
 
 // Over HTTP the modern era is one POST per request, with no session id.
@@ -27,7 +26,7 @@ import (
 // with 400 and -32020 (HeaderMismatch), before anything runs.
 
 // postModern answers a modern request sent by POST.
-func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, allow func(tools.Scope) bool) {
+func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, who caller) {
 	refuse := func(err *jsonrpc.Error) {
 		resp := jsonrpc.NewErrorResponse(req.ID, err)
 		writeJSON(w, modernStatus(resp), resp)
@@ -48,7 +47,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *js
 		refuse(err)
 		return
 	}
-	if scope, ok := h.srv.allowed(req, allow); !ok {
+	if scope, ok := h.srv.allowed(req, who.allow); !ok {
 		h.forbidden(w, r, req, scope)
 		return
 	}
@@ -59,7 +58,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, req *js
 	stop := context.AfterFunc(h.ctx, cancel)
 	defer stop()
 	reply := &postReply{w: w}
-	resp := h.modern.handleModern(ctx, req, reply.send, allow)
+	resp := h.modern.handleModern(ctx, req, reply.send, who)
 	reply.finish(resp, modernStatus(resp))
 }
 

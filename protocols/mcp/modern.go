@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/protocols/jsonrpc"
-	"github.com/wirelab/wirelab/protocols/tools"
 )
 
 // The modern era (2026-07-28) has no session: everything the server needs
@@ -176,9 +175,10 @@ func isObject(raw json.RawMessage) bool {
 // handleModern answers one modern request. It needs no session: the
 // request says everything. ss is the connection's session (stdio) or the
 // handler's (HTTP), used only so that notifications/cancelled can find
-// the request while it runs.
-func (ss *session) handleModern(ctx context.Context, req *jsonrpc.Request, send func(any) error, allow func(tools.Scope) bool) *jsonrpc.Response {
-	x := &exchange{ss: ss, send: send, allow: allow}
+// the request while it runs. who is the caller (auth.go): its scopes
+// decide what it may do, and its id which tasks it may see.
+func (ss *session) handleModern(ctx context.Context, req *jsonrpc.Request, send func(any) error, who caller) *jsonrpc.Response {
+	x := &exchange{ss: ss, send: send, who: who}
 	return ss.respond(ctx, req, x, ss.dispatchModern)
 }
 

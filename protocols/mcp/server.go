@@ -172,10 +172,10 @@ func (ss *session) endInput() {
 // handleRequest runs one request of a legacy session and returns its
 // answer, or nil when there must be none (the client cancelled it). send
 // carries the notifications and requests that belong to this request
-// (progress, log messages, elicitation); allow says which scopes the
-// caller holds (nil: all of them).
-func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request, send func(any) error, allow func(tools.Scope) bool) *jsonrpc.Response {
-	x := &exchange{ss: ss, send: send, allow: allow}
+// (progress, log messages, elicitation); who is the caller (auth.go),
+// whose scopes decide what it may do.
+func (ss *session) handleRequest(ctx context.Context, req *jsonrpc.Request, send func(any) error, who caller) *jsonrpc.Response {
+	x := &exchange{ss: ss, send: send, who: who}
 	return ss.respond(ctx, req, x, ss.dispatch)
 }
 

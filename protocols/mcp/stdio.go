@@ -112,7 +112,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 				running.Add(1)
 				go func() {
 					defer running.Done()
-					if resp := ss.handleModern(ctx, m, send, nil); resp != nil {
+					if resp := ss.handleModern(ctx, m, send, caller{}); resp != nil {
 						send(resp)
 					}
 				}()
@@ -125,7 +125,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 				// request before it (refused, or a ping), so that a
 				// request is judged by the session as it was when the
 				// request arrived, not when a goroutine got to it.
-				if resp := ss.handleRequest(ctx, m, send, nil); resp != nil {
+				if resp := ss.handleRequest(ctx, m, send, caller{}); resp != nil {
 					send(resp)
 				}
 				break
@@ -135,10 +135,11 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 			// does not hold up pings, its own cancellation, or the answer
 			// to a question it asked the client. It ends when the request
 			// is answered or cancelled. On stdio the user is local, so
-			// every scope is allowed.
+			// every scope is allowed, and the process has one client,
+			// so there are no callers to tell apart: the zero caller.
 			go func() {
 				defer running.Done()
-				if resp := ss.handleRequest(ctx, m, send, nil); resp != nil {
+				if resp := ss.handleRequest(ctx, m, send, caller{}); resp != nil {
 					send(resp)
 				}
 			}()

@@ -89,7 +89,7 @@ func TestPagination(t *testing.T) {
 			seen, pages, cursor := map[string]bool{}, 0, ""
 			for {
 				params, _ := json.Marshal(ListParams{Cursor: cursor})
-				resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(1), Method: tt.method, Params: params}, ss.out, nil)
+				resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(1), Method: tt.method, Params: params}, ss.out, caller{})
 				if resp.Error != nil {
 					t.Fatalf("page %d: %v", pages+1, resp.Error)
 				}
@@ -118,7 +118,7 @@ func TestPagination(t *testing.T) {
 			}
 		})
 	}
-	resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(2), Method: "tools/list", Params: json.RawMessage(`{"cursor":"page-2"}`)}, ss.out, nil)
+	resp := ss.handleRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.IntID(2), Method: "tools/list", Params: json.RawMessage(`{"cursor":"page-2"}`)}, ss.out, caller{})
 	if resp.Error == nil || resp.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("a made-up cursor: %+v, want -32602", resp)
 	}

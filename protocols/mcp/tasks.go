@@ -204,6 +204,16 @@ func missingTasksExtension(why string) *jsonrpc.Error {
 // asks: "Servers MUST return this error for non-declaring clients issuing
 // tasks/get, tasks/update, and tasks/cancel requests." A task id the
 // server does not know, never made or already forgotten, is -32602.
+//
+// So is the id of another caller's task. The extension (SEP-2663,
+// "Security Implications") asks for more than an unguessable id: "Auth
+// binding. Servers MUST perform authentication and authorization checks
+// on each task-related request to ensure that the client has permission
+// to access a task." The HTTP handler has checked the token; the
+// permission here is that the task is the caller's own, created by a
+// tools/call with the same credentials (auth.go). Another caller's task
+// is answered as if it did not exist, so that a leaked id does not even
+// tell that the task is there.
 func (st *taskStore) handle(x *exchange, req *jsonrpc.Request) (any, error) {
 	if x.modern.client.Extensions[ExtensionTasks] == nil {
 		return nil, missingTasksExtension(req.Method + " belongs to the tasks extension")
@@ -219,7 +229,7 @@ func (st *taskStore) handle(x *exchange, req *jsonrpc.Request) (any, error) {
 	defer st.mu.Unlock()
 	st.forgetExpired(time.Now())
 	t, ok := st.tasks[*p.TaskID]
-	if !ok {
+	if !ok || t.owner != x.who.id {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 			"invalid params: %s: no task %q: its id is wrong, or it was forgotten (a task is kept %v from its creation)", req.Method, *p.TaskID, TaskTTL)
 	}

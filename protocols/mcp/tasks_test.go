@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -189,7 +190,7 @@ func taskCall(t *testing.T, srv *Server, method, params string) (*TaskResult, *j
 	t.Helper()
 	ss := &session{srv: srv, logLevel: -1}
 	req := &jsonrpc.Request{ID: jsonrpc.IntID(1), Method: method, Params: json.RawMessage(`{` + params + `,` + taskMeta + `}`)}
-	resp := ss.handleModern(context.Background(), req, func(any) error { return nil }, nil)
+	resp := ss.handleModern(context.Background(), req, func(any) error { return nil }, caller{})
 	if resp.Error != nil {
 		return nil, resp.Error
 	}
@@ -348,4 +349,60 @@ func TestDeployTaskSteps(t *testing.T) {
 			t.Errorf("statuses, a second apart (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// postModernAs sends one modern request with a bearer token, its headers
+// in step with its body, and returns the recorded answer.
+func postModernAs(h http.Handler, token, method, name, params string) *httptest.ResponseRecorder {
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + `,` + taskMeta + `}}`
+	r := httptest.NewRequest(http.MethodPost, Endpoint, strings.NewReader(body))
+	r.Header.Set("Authorization", "Bearer "+token)
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", ModernVersion)
+	r.Header.Set("Mcp-Method", method)
+	r.Header.Set("Mcp-Name", name)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// TestTaskBoundToCaller: a task answers only the caller whose tools/call
+// created it. tasks/get, tasks/update and tasks/cancel from another
+// caller get the -32602 of a task id never given out, word for word, and
+// change nothing: the task still runs for its owner.
+func TestTaskBoundToCaller(t *testing.T) {
+	ts, err := tools.ParseTokens([]string{"alice", "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer(tools.New(nil), &ServerOptions{Version: "test", Fixtures: true})
+	defer srv.Close()
+	h := srv.HTTPHandler(&HTTPOptions{Tokens: ts})
+	defer h.Close()
+
+	state := func(w *httptest.ResponseRecorder) Task {
+		t.Helper()
+		var resp struct{ Result TaskResult }
+		if err := json.Unmarshal(w.Body.Bytes(), &resp); w.Code != http.StatusOK || err != nil {
+			t.Fatalf("got %d %s, want a task (%v)", w.Code, w.Body, err)
+		}
+		return resp.Result.Task
+	}
+	id := state(postModernAs(h, "alice", "tools/call", "slow_compute", `"name":"slow_compute","arguments":{"seconds":3600}`)).TaskID
+
+	const never = "NEVER7GIVEN7OUT7AS7A7TASK7"
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		unknown := postModernAs(h, "alice", method, never, `"taskId":"`+never+`"`)
+		if !strings.Contains(unknown.Body.String(), `"code":-32602`) {
+			t.Fatalf("%s of an unknown task: %d %s, want -32602", method, unknown.Code, unknown.Body)
+		}
+		want := strings.ReplaceAll(unknown.Body.String(), never, id)
+		if w := postModernAs(h, "bob", method, id, `"taskId":"`+id+`"`); w.Code != unknown.Code || w.Body.String() != want {
+			t.Errorf("%s by another caller: %d %s\nwant %d %s", method, w.Code, w.Body, unknown.Code, want)
+		}
+	}
+	if task := state(postModernAs(h, "alice", "tasks/get", id, `"taskId":"`+id+`"`)); task.Status != TaskWorking {
+		t.Errorf("the owner's tasks/get: status %q, want %q: the other caller's tasks/cancel reached it", task.Status, TaskWorking)
+	}
 }

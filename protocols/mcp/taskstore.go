@@ -22,6 +22,7 @@ import (
 // store's mu.
 type task struct {
 	id      string
+	owner   string // the id of the caller whose tools/call created it (auth.go)
 	created time.Time
 	stop    context.CancelFunc // ends the work's context
 	wake    chan struct{}      // buffered, 1: tasks/update answered the last open question
@@ -92,7 +93,7 @@ func (st *taskStore) start(x *exchange, work func(context.Context, *exchange) (*
 			"internal error: this server already runs %d tasks, its limit; try again when some have finished", MaxTasks)
 	}
 	ctx, stop := context.WithDeadline(st.ctx, now.Add(TaskTTL))
-	t := &task{id: rand.Text(), created: now, stop: stop, wake: make(chan struct{}, 1),
+	t := &task{id: rand.Text(), owner: x.who.id, created: now, stop: stop, wake: make(chan struct{}, 1),
 		status: TaskWorking, message: "the task is running", updated: now, answers: make(map[string]json.RawMessage)}
 	st.tasks[t.id] = t
 	// The work's own view of the client: the request's, with the answers
@@ -105,7 +106,7 @@ func (st *taskStore) start(x *exchange, work func(context.Context, *exchange) (*
 		call.answers = make(map[string]json.RawMessage)
 	}
 	call.logLevel = slices.Index(logLevels, "info")
-	tx := &exchange{ss: x.ss, allow: x.allow, modern: &call, send: func(msg any) error {
+	tx := &exchange{ss: x.ss, who: x.who, modern: &call, send: func(msg any) error {
 		if n, ok := msg.(*jsonrpc.Request); ok && n.Method == "notifications/message" {
 			var p struct{ Data string }
 			json.Unmarshal(n.Params, &p)

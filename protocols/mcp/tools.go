@@ -75,7 +75,7 @@ func (ss *session) callTool(ctx context.Context, x *exchange, raw json.RawMessag
 		}
 	}
 	opts := &tools.CallOptions{
-		Allow: x.allow,
+		Allow: x.who.allow,
 		Progress: func(pr tools.Progress) {
 			x.progress(float64(pr.Done), float64(pr.Total), pr.Message)
 			x.log("info", p.Name, fmt.Sprintf("%s: %s (%d/%d)", p.Name, pr.Message, pr.Done, pr.Total))
