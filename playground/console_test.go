@@ -129,9 +129,7 @@ func learnOAuth(known map[string]string, text string) {
 
 var (
 	sessionHeader = regexp.MustCompile(`(?i)Mcp-Session-Id: *(\S+)`)
-	// taskID is what static/wire.js reads for {{task}}: an A2A task's id,
-	// or an MCP task's.
-	taskID = regexp.MustCompile(`"task":\{"id":"([^"]+)"|"taskId":"([^"]+)"`)
+	taskID        = regexp.MustCompile(`"task":\{"id":"([^"]+)"`)
 	// requestState is what static/wire.js (WireKnown) reads from an MCP
 	// input_required answer for {{requestState}}.
 	requestState = regexp.MustCompile(`"requestState":"([^"]+)"`)
@@ -174,8 +172,12 @@ func TestConsoleTemplates(t *testing.T) {
 					if m := sessionHeader.FindStringSubmatch(answer); m != nil {
 						vars["{{session}}"] = m[1]
 					}
+					// As static/wire.js reads {{task}}: an A2A task's id, else
+					// a "taskId" (an A2A 0.3 answer's, or an MCP task's).
 					if m := taskID.FindStringSubmatch(answer); m != nil {
-						vars["{{task}}"] = m[1] + m[2]
+						vars["{{task}}"] = m[1]
+					} else if m := taskIDField.FindStringSubmatch(answer); m != nil {
+						vars["{{task}}"] = m[1]
 					}
 					if m := requestState.FindStringSubmatch(answer); m != nil {
 						vars["{{requestState}}"] = m[1]
