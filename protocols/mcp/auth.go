@@ -36,6 +36,9 @@ import (
 // authorization server at URL issued for this very resource, checks them
 // itself (authverify.go), names that server in its metadata, and asks for
 // the scope mcp:tools; a production deploy needs deploy:production too.
+//
+// Either way the token tells who calls as well as what it may do (caller,
+// below), and sessions and tasks answer only the caller that opened them.
 
 // caller is who sent a request, as the server knows it from the
 // credentials the request brought: what the caller may do (allow) and

@@ -121,6 +121,11 @@
 // the server checks itself against the keys of the authorization server
 // it trusts, refusing with a reason a person can act on: expired, issued
 // for another resource, by another issuer, badly signed (authverify.go).
+// A token says who calls as well as what it may do, and what a caller
+// opens is its own: a session, or a task of the tasks extension, answers
+// only the caller that opened it. Its id with anyone else's token gets
+// what a made-up id gets, 404 for a session and -32602 for a task, so a
+// leaked id opens nothing.
 //
 // # Reading order
 //
