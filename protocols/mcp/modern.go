@@ -190,7 +190,7 @@ func (ss *session) dispatchModern(ctx context.Context, x *exchange, req *jsonrpc
 		return nil, err
 	}
 	x.modern = call
-	if err := ss.srv.readAnswers(req, call, p); err != nil {
+	if err := ss.srv.readAnswers(req, x.who, call, p); err != nil {
 		return nil, err
 	}
 	result, err := ss.routeModern(ctx, x, req)
@@ -203,7 +203,7 @@ func (ss *session) dispatchModern(ctx context.Context, x *exchange, req *jsonrpc
 		if !acceptsInput(req.Method) {
 			return nil, fmt.Errorf("%s asked the client a question, which the modern era allows only in tools/call, prompts/get and resources/read", req.Method)
 		}
-		state, err := ss.srv.signState(req, call.answers)
+		state, err := ss.srv.signState(req, x.who, call.answers)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,9 @@ import (
 // The payload is not secret (base64url JSON: decode the middle part to
 // read it). It binds the state to one request, the method and a digest of
 // its params, so that the answer to "deploy to production?" cannot be
-// replayed on another deploy, and it carries the answers of earlier
+// replayed on another deploy, and to the caller (a digest of who the
+// credentials stand for, auth.go), so that one user's answer cannot be
+// echoed by another; and it carries the answers of earlier
 // rounds, so that a request that asks twice (a form, then another) gets
 // both answers on its last round though the client sends only the latest.
 
@@ -32,8 +34,9 @@ const stateTTL = 10 * time.Minute
 // requestState is the signed payload.
 type requestState struct {
 	Method  string                     `json:"method"`
-	Digest  string                     `json:"digest"` // sha256 of the request's own params, hex
-	Expires int64                      `json:"exp"`    // Unix seconds
+	Digest  string                     `json:"digest"`           // sha256 of the request's own params, hex
+	Caller  string                     `json:"caller,omitempty"` // sha256 of the caller's id, hex; none without authorization
+	Expires int64                      `json:"exp"`              // Unix seconds
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 }
 
@@ -51,9 +54,19 @@ func paramsDigest(raw json.RawMessage) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// callerDigest hashes a caller's id for a requestState, whose payload
+// anyone can read: the id of a static token holds the token.
+func callerDigest(who caller) string {
+	if who.id == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(who.id))
+	return hex.EncodeToString(sum[:])
+}
+
 // signState makes the requestState of an input_required result.
-func (s *Server) signState(req *jsonrpc.Request, answers map[string]json.RawMessage) (string, error) {
-	payload, err := json.Marshal(requestState{Method: req.Method, Digest: paramsDigest(req.Params),
+func (s *Server) signState(req *jsonrpc.Request, who caller, answers map[string]json.RawMessage) (string, error) {
+	payload, err := json.Marshal(requestState{Method: req.Method, Digest: paramsDigest(req.Params), Caller: callerDigest(who),
 		Expires: time.Now().Add(stateTTL).Unix(), Answers: answers})
 	if err != nil {
 		return "", err
@@ -72,7 +85,7 @@ func (s *Server) signState(req *jsonrpc.Request, answers map[string]json.RawMess
 // readAnswers gathers what a retry brings: the answers in
 // params.inputResponses, and those of earlier rounds in a requestState
 // that verifies. A request of a method that never asks is left alone.
-func (s *Server) readAnswers(req *jsonrpc.Request, call *modernCall, p *modernParams) error {
+func (s *Server) readAnswers(req *jsonrpc.Request, who caller, call *modernCall, p *modernParams) error {
 	if !acceptsInput(req.Method) || (p.RequestState == nil && p.InputResponses == nil) {
 		return nil // a first round: no answers yet (reading a nil map finds none)
 	}
@@ -85,6 +98,10 @@ func (s *Server) readAnswers(req *jsonrpc.Request, call *modernCall, p *modernPa
 		if st.Method != req.Method || st.Digest != paramsDigest(req.Params) {
 			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 				"invalid params: requestState was made for another request (%s with other params); echo it only on the retry of the request whose input_required result carried it", st.Method)
+		}
+		if st.Caller != callerDigest(who) {
+			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+				"invalid params: requestState was made for another caller; only the caller it was given to may echo it")
 		}
 		for k, v := range st.Answers {
 			call.answers[k] = v
