@@ -68,11 +68,10 @@ func isModern(req *jsonrpc.Request) bool {
 	if meta == nil {
 		return false
 	}
-	if !isObject(meta) {
-		return true
-	}
 	var keys map[string]json.RawMessage
-	json.Unmarshal(meta, &keys)
+	if json.Unmarshal(meta, &keys) != nil {
+		return true // not an object: malformed, and readModernCall says how
+	}
 	for k := range keys {
 		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
 			return true
@@ -106,14 +105,8 @@ type modernParams struct {
 // required field is -32602, a revision the server does not speak -32022.
 func readModernCall(req *jsonrpc.Request) (*modernCall, *modernParams, error) {
 	var p modernParams
-	if meta := rawMeta(req.Params); meta != nil && !isObject(meta) {
-		// The schema's RequestParams: "_meta: RequestMetaObject", an
-		// object. Said in the protocol's terms, before the decoder below
-		// can say it in Go's.
-		return nil, nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
-			"invalid params: %s: params._meta must be an object (in revision %s it carries %s and %s); got %s",
-			req.Method, ModernVersion, MetaProtocolVersion, MetaClientCapabilities, compact(meta))
-	}
+	// A member of the wrong type, _meta that is not an object among them,
+	// is -32602 naming it (decodeParams).
 	if err := decodeParams(req.Method, req.Params, &p); err != nil {
 		return nil, nil, err
 	}
