@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -21,9 +22,9 @@ import (
 // The payload is not secret (base64url JSON: decode the middle part to
 // read it). It binds the state to one request, the method and a digest of
 // its params, so that the answer to "deploy to production?" cannot be
-// replayed on another deploy, and to the caller (a digest of who the
-// credentials stand for, auth.go), so that one user's answer cannot be
-// echoed by another; and it carries the answers of earlier
+// replayed on another deploy, and to the caller (a keyed digest of whom
+// the credentials stand for, auth.go), so that one user's answer cannot
+// be echoed by another; and it carries the answers of earlier
 // rounds, so that a request that asks twice (a form, then another) gets
 // both answers on its last round though the client sends only the latest.
 
@@ -35,7 +36,7 @@ const stateTTL = 10 * time.Minute
 type requestState struct {
 	Method  string                     `json:"method"`
 	Digest  string                     `json:"digest"`           // sha256 of the request's own params, hex
-	Caller  string                     `json:"caller,omitempty"` // sha256 of the caller's id, hex; none without authorization
+	Caller  string                     `json:"caller,omitempty"` // HMAC-SHA256 of the caller's id, hex; none without authorization
 	Expires int64                      `json:"exp"`              // Unix seconds
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 }
@@ -54,19 +55,23 @@ func paramsDigest(raw json.RawMessage) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// callerDigest hashes a caller's id for a requestState, whose payload
-// anyone can read: the id of a static token holds the token.
-func callerDigest(who caller) string {
+// callerDigest stands for a caller's id in a requestState, whose payload
+// anyone can read. The id of a static token holds the token, which a
+// plain hash would let anyone guess at offline (a short secret is soon
+// found); an HMAC under the server's state key cannot be computed without
+// the key.
+func (s *Server) callerDigest(who caller) string {
 	if who.id == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(who.id))
-	return hex.EncodeToString(sum[:])
+	mac := hmac.New(sha256.New, s.stateKey)
+	mac.Write([]byte(who.id))
+	return hex.EncodeToString(mac.Sum(nil))
 }
 
 // signState makes the requestState of an input_required result.
 func (s *Server) signState(req *jsonrpc.Request, who caller, answers map[string]json.RawMessage) (string, error) {
-	payload, err := json.Marshal(requestState{Method: req.Method, Digest: paramsDigest(req.Params), Caller: callerDigest(who),
+	payload, err := json.Marshal(requestState{Method: req.Method, Digest: paramsDigest(req.Params), Caller: s.callerDigest(who),
 		Expires: time.Now().Add(stateTTL).Unix(), Answers: answers})
 	if err != nil {
 		return "", err
@@ -99,7 +104,7 @@ func (s *Server) readAnswers(req *jsonrpc.Request, who caller, call *modernCall,
 			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 				"invalid params: requestState was made for another request (%s with other params); echo it only on the retry of the request whose input_required result carried it", st.Method)
 		}
-		if st.Caller != callerDigest(who) {
+		if !hmac.Equal([]byte(st.Caller), []byte(s.callerDigest(who))) {
 			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 				"invalid params: requestState was made for another caller; only the caller it was given to may echo it")
 		}
