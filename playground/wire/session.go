@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -242,13 +243,18 @@ func (s *session) refuse(id int64, message string) {
 }
 
 // mustJSON encodes a message to the page. Messages are made of strings,
-// numbers and booleans only, so encoding cannot fail.
+// numbers and booleans only, so encoding cannot fail. "<", ">" and "&"
+// are written as they are, not as \u003c and the like: the page reads
+// messages with JSON.parse and never puts them in HTML as they come, and
+// a gRPC account is full of "<-" arrows.
 func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic("playground: encoding a message: " + err.Error())
 	}
-	return b
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // pump is a connection's one writer: the messages from out, and pings

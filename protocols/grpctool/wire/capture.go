@@ -175,13 +175,15 @@ func call(ctx context.Context, conn *grpc.ClientConn, path string, md protorefle
 	// Connect before the deadline starts: the deadline is the call's, as
 	// on a connection a client already holds, and the capture should not
 	// end in a dial that ran out of time before the call could leave.
-	conn.Connect()
-	for st := conn.GetState(); st != connectivity.Ready; st = conn.GetState() {
-		if st == connectivity.TransientFailure || st == connectivity.Shutdown {
-			break // the call below fails, with the status that says why
-		}
-		if !conn.WaitForStateChange(ctx, st) {
-			return ctx.Err()
+	if st := conn.GetState(); st != connectivity.Ready {
+		conn.Connect()
+		for ; st != connectivity.Ready; st = conn.GetState() {
+			if st == connectivity.TransientFailure || st == connectivity.Shutdown {
+				break // the call below fails, with the status that says why
+			}
+			if !conn.WaitForStateChange(ctx, st) {
+				return ctx.Err()
+			}
 		}
 	}
 	if opts.Timeout > 0 {
@@ -192,6 +194,11 @@ func call(ctx context.Context, conn *grpc.ClientConn, path string, md protorefle
 	if len(opts.Metadata) > 0 {
 		old, _ := metadata.FromOutgoingContext(ctx)
 		ctx = metadata.NewOutgoingContext(ctx, metadata.Join(old, opts.Metadata))
+	}
+	if !md.IsStreamingClient() && !md.IsStreamingServer() {
+		// A unary call as generated code makes it: one request, one
+		// response, and no goroutine of grpc-go's watching the stream.
+		return conn.Invoke(ctx, path, reqs[0], dynamicpb.NewMessage(md.Output()))
 	}
 	desc := &grpc.StreamDesc{
 		StreamName:    string(md.Name()),
