@@ -381,6 +381,16 @@ type classroomPanel struct {
 	Follow   string // the command a student with wirelab of their own runs
 }
 
+// dashboardName is what the home page calls its link to the dashboard,
+// for a page on the instructor's machine; "" where there is no dashboard
+// or it is not this machine's.
+func (c *classroomSite) dashboardName(r *http.Request, l lang) string {
+	if c == nil || !wire.IsLocalPeer(r) {
+		return ""
+	}
+	return classroomStrings(l).Dashboard
+}
+
 // panel is the classroom's panel, for a page on the instructor's
 // machine; nil elsewhere, and when the playground is no classroom.
 func (c *classroomSite) panel(r *http.Request, l lang) *classroomPanel {

@@ -159,6 +159,11 @@ func TestClassroomSpread(t *testing.T) {
 	instructorBus := connect()
 	in, _ := spreadPlayground(t, instructorBus, nil, classroom.NewOthers(nil))
 
+	// The instructor's playground has no room of its own, so no code to
+	// show; its home page leads to the dashboard all the same.
+	if home := do(t, in.local, "GET", "/", "", "", ""); !strings.Contains(home.body, `<a href="/classroom">`) {
+		t.Errorf("the instructor's home page (%d) has no link to the dashboard", home.code)
+	}
 	feedB, feedIn := openFeed(t, b.local), openFeed(t, in.local)
 	ada := a.follower(t, "Ada")
 	for _, body := range []string{`{"share":true}`, `{"exercise":"frames-http-auth","passed":true}`,

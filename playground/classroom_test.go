@@ -448,10 +448,13 @@ func TestClassroomInstructor(t *testing.T) {
 
 	home := do(t, tr.local, "GET", "/", "", "", "")
 	for _, want := range []string{"http://192.0.2.2:8080/join", ">" + classroomCode + "<", `src="/classroom/qr.png?n=0"`,
-		"wirelab serve --follow http://192.0.2.2:8080/join?code=" + classroomCode, "/static/classroom.css"} {
+		"wirelab serve --follow http://192.0.2.2:8080/join?code=" + classroomCode, "/static/classroom.css", `<a href="/classroom">`} {
 		if !strings.Contains(home.body, want) {
 			t.Errorf("the instructor's home page lacks %q", want)
 		}
+	}
+	if theirs := do(t, tr.remote, "GET", "/", "", "", id); theirs.code != http.StatusOK || strings.Contains(theirs.body, `href="/classroom"`) {
+		t.Errorf("a follower's home page (%d) links the dashboard, which is the instructor's alone", theirs.code)
 	}
 	qr := do(t, tr.local, "GET", "/classroom/qr.png", "", "", "")
 	img, err := png.Decode(strings.NewReader(qr.body))

@@ -91,6 +91,7 @@ type homeSite struct {
 
 func (h *homeSite) page(w http.ResponseWriter, r *http.Request) {
 	v, view := viewFor(w, r), h.view
+	view.Dashboard = h.classroom.dashboardName(r, v.Lang)
 	if view.Classroom = h.classroom.panel(r, v.Lang); view.Classroom != nil {
 		v.Styles = append(v.Styles, "/static/classroom.css")
 	}
