@@ -113,13 +113,14 @@ func machineAddrs() []net.IP {
 	return ips
 }
 
-// instructorListener is the second listener of a classroom that listens
-// on one address of this machine that is not loopback: the same port on
-// 127.0.0.1, since only a page on this machine, reaching it over
-// loopback, is the instructor's (a page opened at the room's address
-// comes from that address, as a student's would). Nil when the
-// playground listens on loopback or on every address already, or when
-// the port is taken on loopback (said on stderr).
+// instructorListener is the second listener of a playground that
+// listens on one address of this machine that is not loopback, a
+// classroom or not: the same port on 127.0.0.1, since only a page on
+// this machine, reaching it over loopback, is this machine's (a page
+// opened at that address comes from that address, as another machine's
+// would). Nil when the playground listens on loopback or on every
+// address already, or when the port is taken on loopback (said on
+// stderr).
 func instructorListener(ln net.Listener, stderr io.Writer) net.Listener {
 	tcp, ok := ln.Addr().(*net.TCPAddr)
 	if !ok || tcp.IP.IsLoopback() || tcp.IP.IsUnspecified() {
@@ -127,8 +128,8 @@ func instructorListener(ln net.Listener, stderr io.Writer) net.Listener {
 	}
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port)))
 	if err != nil {
-		fmt.Fprintf(stderr, "wirelab: classroom: cannot listen on 127.0.0.1:%d for this machine's own pages (%v); "+
-			"pages opened at %s are a student's, with no dashboard\n", tcp.Port, err, tcp)
+		fmt.Fprintf(stderr, "wirelab: cannot listen on 127.0.0.1:%d for this machine's own pages (%v); "+
+			"pages opened at %s count as another machine's: they read and follow, and start nothing\n", tcp.Port, err, tcp)
 		return nil
 	}
 	return l

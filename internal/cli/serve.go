@@ -93,15 +93,20 @@ func serve(ctx context.Context, args []string, env Env) error {
 		others = classroom.NewOthers(nil)
 	}
 	var room *playground.Classroom
-	var instructorLn net.Listener // 127.0.0.1 too, for a classroom on one address that is not loopback
+	var instructorLn net.Listener // 127.0.0.1 too, for a playground on one address that is not loopback
+	if !loopback {
+		instructorLn = instructorListener(ln, env.Stderr)
+	}
 	switch {
 	case *inClass:
-		instructorLn = instructorListener(ln, env.Stderr)
 		room = openClassroom(ln, *code, env.Stderr)
 		room.Others = others
 	case !loopback:
 		fmt.Fprintf(env.Stderr, "wirelab: pages on other machines may read the course and follow sessions; "+
 			"only pages on this machine may start servers, build code, use custom targets or save progress\n")
+		if instructorLn != nil {
+			fmt.Fprintf(env.Stderr, "wirelab: this machine's pages are those opened at %s/\n", instructorURL(ln))
+		}
 	}
 	// One free loopback port per server; each listener is closed by the
 	// server that serves it, or below if a later one cannot open.
@@ -165,10 +170,11 @@ func serve(ctx context.Context, args []string, env Env) error {
 	go func() { errc <- serveHTTP(ctx, mcpAuthLn, mcpAuthHandler) }()
 
 	url, page := "http://"+ln.Addr().String(), "/learn/"
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
-		// Listening on every address: this machine's browser goes to
-		// loopback, where its pages are this machine's (http://0.0.0.0
-		// is not an address a page can be for).
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && (tcp.IP.IsUnspecified() || instructorLn != nil) {
+		// Listening on every address, or on loopback beside one: this
+		// machine's browser goes to loopback, where its pages are this
+		// machine's (http://0.0.0.0 is not an address a page can be for,
+		// and a page at the one address counts as another machine's).
 		url = instructorURL(ln)
 	}
 	if room != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -96,6 +97,62 @@ func TestServeEveryAddressOpensLoopback(t *testing.T) {
 		t.Fatalf("serve returned before opening a browser: %v", err)
 	case <-time.After(time.Minute):
 		t.Fatal("serve opened no browser within a minute")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve after cancel: %v", err)
+	}
+}
+
+// TestServeOneAddressKeepsLoopback: with --addr on one address of this
+// machine that is not loopback, and no classroom, wirelab listens on
+// 127.0.0.1 at the same port too and opens the browser there. A page
+// there is this machine's: its websocket may start processes. A page
+// opened at the address comes from that address, as another machine's
+// would, and may only read and follow.
+func TestServeOneAddressKeepsLoopback(t *testing.T) {
+	ip := machineIPv4()
+	if ip == nil {
+		t.Skip("this machine has no IPv4 address but loopback")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opened := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, []string{"--addr", net.JoinHostPort(ip.String(), "0")}, Env{Stdout: io.Discard, Stderr: io.Discard,
+			OpenBrowser: func(url string) error { opened <- url; return nil }})
+	}()
+	var page string
+	select {
+	case page = <-opened:
+	case err := <-done:
+		t.Fatalf("serve returned before opening a browser: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("serve opened no browser within a minute")
+	}
+	local, _, _ := strings.Cut(strings.TrimPrefix(page, "http://"), "/")
+	if !strings.HasPrefix(local, "127.0.0.1:") {
+		t.Fatalf("serve --addr %s:0 opened %s, want http://127.0.0.1:PORT/...", ip, page)
+	}
+	port := strings.TrimPrefix(local, "127.0.0.1:")
+	for _, c := range []struct {
+		host    string
+		thisOne bool
+	}{{local, true}, {net.JoinHostPort(ip.String(), port), false}} {
+		conn, _, err := websocket.DefaultDialer.Dial("ws://"+c.host+"/ws", http.Header{"Origin": {"http://" + c.host}})
+		if err != nil {
+			t.Fatalf("the websocket at %s: %v", c.host, err)
+		}
+		var hello struct {
+			Op    string
+			Local bool
+		}
+		err = conn.ReadJSON(&hello)
+		conn.Close()
+		if err != nil || hello.Op != "hello" || hello.Local != c.thisOne {
+			t.Errorf("the hello at %s: %+v %v, want local=%v", c.host, hello, err, c.thisOne)
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {
