@@ -2,12 +2,10 @@ package wire
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"golang.org/x/net/http2"
@@ -224,14 +222,18 @@ func (hd *headerDecoder) decode(block []byte) (fields []HeaderField, problem str
 }
 
 // mergeFrames interleaves the two directions of a connection in the order
-// their bytes crossed. Within one direction the order is the byte order,
-// which the stable sort keeps.
+// their bytes crossed. Each direction is already in that order, its own
+// byte order, so the two are merged as two sorted lists are; at the same
+// sequence number, which only a test's hand-made chunks share, the
+// client's frame goes first.
 func mergeFrames(sent, recv []sequencedFrame) []Frame {
-	all := append(slices.Clone(sent), recv...)
-	slices.SortStableFunc(all, func(a, b sequencedFrame) int { return cmp.Compare(a.seq, b.seq) })
-	frames := make([]Frame, len(all))
-	for i, f := range all {
-		frames[i] = f.Frame
+	frames := make([]Frame, 0, len(sent)+len(recv))
+	for len(sent) > 0 || len(recv) > 0 {
+		if len(recv) == 0 || len(sent) > 0 && sent[0].seq <= recv[0].seq {
+			frames, sent = append(frames, sent[0].Frame), sent[1:]
+		} else {
+			frames, recv = append(frames, recv[0].Frame), recv[1:]
+		}
 	}
 	return frames
 }
