@@ -267,6 +267,8 @@ var statelessMessages = []statelessMessage{
 		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"resultType":"task"`},
 	{name: "tasks/get: how the task goes", id: 42, method: "tasks/get", params: `"taskId":"{{task}}"`,
 		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"taskId":"{{task}}"`},
+	{name: "subscriptions/listen: hear the task change (notifications/tasks)", id: 44, method: "subscriptions/listen", params: `"notifications":{"taskIds":["{{task}}"]}`,
+		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"method":"notifications/tasks"`},
 	{name: "tasks/cancel the task", id: 43, method: "tasks/cancel", params: `"taskId":"{{task}}"`,
 		meta: statelessMeta(mcp.ModernVersion, statelessTasksCaps), expect: `"id":43,"result"`},
 	// On stdio a request without any _meta belongs to the session the

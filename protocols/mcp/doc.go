@@ -36,7 +36,8 @@
 // from a client that declares the tasks extension is answered at once
 // with a task, a handle the client polls with tasks/get until the result
 // is there, answering the task's questions with tasks/update (tasks.go,
-// testdata/tasks/).
+// testdata/tasks/), or hears change by change on a subscriptions/listen
+// stream that names it (subscriptions.go).
 //
 // # A whole session (2025-11-25)
 //

@@ -211,12 +211,42 @@ func (st *taskStore) finish(t *task, result *CallToolResult, err error) {
 	}
 }
 
-// set changes a task's status. The caller holds mu.
+// set changes a task's status, and tells the listen streams that hear
+// about it (subscriptions.go). The caller holds mu.
 func (st *taskStore) set(t *task, status, message string) {
 	t.status, t.message, t.updated = status, message, time.Now()
 	if t.done() {
 		t.asked = nil
 		t.stop()
+	}
+	st.srv.taskChanged(t.id, func() Task { return st.view(t).Task })
+}
+
+// owned returns those of ids that name tasks of owner's, each once: the
+// tasks a listen stream of owner's may hear about.
+func (st *taskStore) owned(owner string, ids []string) []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.forgetExpired(time.Now())
+	var mine []string
+	for _, id := range ids {
+		if t, ok := st.tasks[id]; ok && t.owner == owner && !slices.Contains(mine, id) {
+			mine = append(mine, id)
+		}
+	}
+	return mine
+}
+
+// tellNow tells a listen stream the state of each of its tasks as it is
+// now. Under mu, as set tells every change after it, so that the stream
+// never gets a state older than one it has had.
+func (st *taskStore) tellNow(l *listener) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, id := range l.tasks {
+		if t, ok := st.tasks[id]; ok {
+			l.tell(st.view(t).Task)
+		}
 	}
 }
 
