@@ -44,15 +44,19 @@ type exerciseSite struct {
 	grading chan struct{}
 }
 
-// consoleOf is the console where a lesson's frame exercises are done.
-func consoleOf(lesson string) string {
-	switch lesson {
-	case "mcp-by-hand", "mcp-clients", "mcp-stateless":
-		return "mcp"
-	case "grpc-production":
-		return "grpc"
+// consoleOf is the console where a frame exercise is done: the one whose
+// targets include those its answer's frames go to ("mcp" for an
+// exercise on mcp-auth), whatever lesson it belongs to.
+func consoleOf(id string) string {
+	answer, _ := frames.Solution(id)
+	for _, f := range answer {
+		for _, c := range consoles() {
+			if slices.Contains(c.Targets, f.Target) {
+				return c.Slug
+			}
+		}
 	}
-	return lesson
+	return "" // the console list, /console/, then
 }
 
 // newExerciseSite serves the exercises, with the learner's progress in
@@ -180,7 +184,7 @@ func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageVi
 	hints := e.Hints.In(string(v.Lang))
 	ev.Hints = hints[:max(0, min(shown, len(hints)))]
 	if e.Kind == exercises.Frame {
-		ev.Console = "/console/" + consoleOf(e.Lesson) + "?exercise=" + e.ID
+		ev.Console = "/console/" + consoleOf(e.ID) + "?exercise=" + e.ID
 		_, ev.HasAnswers = frames.Solution(e.ID)
 	} else {
 		_, ev.HasAnswers = solutions.Files(e.ID)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -452,5 +453,34 @@ func TestExercisePageCommands(t *testing.T) {
 		if !strings.Contains(string(readme), s) {
 			t.Errorf("README.md does not say %s, as the exercise pages do", s)
 		}
+	}
+}
+
+// TestFrameExerciseConsoles: every frame exercise's page opens a console
+// that exists, with the exercise in it, in both languages.
+func TestFrameExerciseConsoles(t *testing.T) {
+	srv, _ := exerciseSiteFor(t, "")
+	link := regexp.MustCompile(`<a class="button" href="(/console/[^"]*)"`)
+	n := 0
+	for _, e := range exercises.List() {
+		if e.Kind != exercises.Frame {
+			continue
+		}
+		n++
+		for _, lang := range []string{"en", "ru"} {
+			_, page := fetchPage(t, srv.URL+"/exercises/"+e.ID+"?lang="+lang)
+			m := link.FindStringSubmatch(page)
+			if m == nil {
+				t.Errorf("%s (%s): the page has no button to a console", e.ID, lang)
+				continue
+			}
+			u := html.UnescapeString(m[1])
+			if code, body := fetchPage(t, srv.URL+u); code != http.StatusOK || !strings.Contains(body, e.ID) {
+				t.Errorf("%s (%s): its console %s answers %d, or without the exercise", e.ID, lang, u, code)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no frame exercises")
 	}
 }
