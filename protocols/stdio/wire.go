@@ -80,16 +80,21 @@ func requestKeys() []string { return []string{"id", "name", "args", "version"} }
 
 // ParseRequest decodes one request (a line on stdio, a body over HTTP) strictly: it must be a JSON object
 // whose keys are among id, name, args and version, spelled in lowercase,
-// with a non-empty name.
+// with a non-empty name. Its errors say what is wrong in the request's
+// own terms (which key, which type), not in encoding/json's, which talks
+// of Go structs and of its scanner's states.
 func ParseRequest(line []byte) (Request, *Error) {
 	if !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v) // only to say where the JSON breaks
-		return Request{}, &Error{Code: CodeParseError, Message: "request is not valid JSON: " + err.Error()}
+		return Request{}, &Error{Code: CodeParseError, Message: "request is not valid JSON: " + syntaxProblem(err)}
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		return Request{}, &Error{Code: CodeInvalidRequest, Message: `request is JSON but not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`}
+	// null decodes into a nil map without an error, so it is caught here
+	// too, rather than later as a request with no name.
+	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
+		return Request{}, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
+			`request is %s, not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`, jsonKindOf(line))}
 	}
 	var unknown []string
 	for k := range fields {
@@ -108,7 +113,7 @@ func ParseRequest(line []byte) (Request, *Error) {
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return Request{ID: fields["id"]}, &Error{Code: CodeInvalidRequest, Message: "request has a key of the wrong type: " + err.Error()}
+		return Request{ID: fields["id"]}, &Error{Code: CodeInvalidRequest, Message: typeProblem(err)}
 	}
 	if req.Name == "" {
 		return req, &Error{Code: CodeInvalidRequest, Message: `request has no "name": say which tool to call`}

@@ -1,0 +1,131 @@
+package stdio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// encoding/json reports a broken request in its own words: "invalid
+// character 'n' looking for beginning of object key string", "cannot
+// unmarshal number into Go struct field Request.name of type string".
+// Those name the parser's states and the server's Go types, which a
+// client's author cannot see. The functions here say the same things in
+// the words of the wire: which byte, which key, which JSON type.
+
+// maxNesting is how deeply encoding/json lets arrays and objects nest
+// (10,000 levels); its scanner refuses the next level without recursing,
+// so a line of 100,000 '[' costs nothing but an error.
+const maxNesting = 10000
+
+// syntaxProblem says where and why bytes are not JSON. err comes from
+// json.Unmarshal of bytes that json.Valid refused.
+func syntaxProblem(err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	msg := se.Error()
+	if msg == "unexpected end of JSON input" {
+		return fmt.Sprintf("it ends after %d bytes, before the value is complete", se.Offset)
+	}
+	// The rest read "invalid character 'x' CONTEXT", where 'x' is quoted
+	// as a Go rune literal ('\'' included).
+	rest, ok := strings.CutPrefix(msg, "invalid character ")
+	end := strings.Index(rest[min(1, len(rest)):], "' ")
+	if !ok || end < 0 {
+		return fmt.Sprintf("%s (at byte %d)", msg, se.Offset)
+	}
+	char, context := rest[:end+2], rest[end+3:]
+	if context == "exceeded max depth" {
+		return fmt.Sprintf("arrays and objects are nested more than %d deep (at byte %d)", maxNesting, se.Offset)
+	}
+	where := context
+	for _, c := range []struct{ context, where string }{
+		{"looking for beginning of object key string", "where a key, a string in double quotes, should start"},
+		{"looking for beginning of value", "where a value should start"},
+		{"after object key:value pair", `after a key and its value, where "," or "}" should come`},
+		{"after object key", `after a key, where ":" should come`},
+		{"after array element", `after an array element, where "," or "]" should come`},
+		{"after top-level value", "after the end of the value; send one value per request"},
+		{"in string literal", "inside a string, where control characters must be escaped"},
+		{"in string escape code", `in a string's escape; valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX`},
+	} {
+		if context == c.context {
+			where = c.where
+			break
+		}
+	}
+	return fmt.Sprintf("unexpected %s at byte %d, %s", char, se.Offset, where)
+}
+
+// typeProblem says which key of a request holds a value of the wrong
+// type. err comes from json.Unmarshal into a Request.
+func typeProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return "request has a key of the wrong type: " + err.Error()
+	}
+	return fmt.Sprintf("request key %q must be %s, not %s", te.Field, jsonTypeOf(te.Type), jsonValue(te.Value))
+}
+
+// jsonTypeOf names the JSON type that decodes into a Go type.
+func jsonTypeOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// jsonValue names what encoding/json found: "string", "number",
+// "number 1.5" (a number that does not fit), "bool", "array", "object".
+func jsonValue(v string) string {
+	switch v {
+	case "string", "number", "array", "object":
+		return jsonKind(v)
+	case "bool":
+		return "a boolean"
+	}
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return n
+	}
+	return v
+}
+
+// jsonKindOf names the kind of a valid JSON value by its first byte.
+func jsonKindOf(value []byte) string {
+	switch bytes.TrimSpace(value)[0] {
+	case '{':
+		return jsonKind("object")
+	case '[':
+		return jsonKind("array")
+	case '"':
+		return jsonKind("string")
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return jsonKind("number")
+}
+
+// jsonKind puts the article before a JSON type's name.
+func jsonKind(name string) string {
+	if strings.IndexByte("aeiou", name[0]) >= 0 {
+		return "an " + name
+	}
+	return "a " + name
+}
