@@ -53,12 +53,20 @@
 //	403 Forbidden                forbidden: the token lacks a scope; forbidden_origin
 //	404 Not Found                unknown_tool; not_found for any other path
 //	405 Method Not Allowed       method_not_allowed, with an Allow header
-//	413 Request Entity Too Large too_large: the body is over the limit
+//	408 Request Timeout          request_timeout: the body did not arrive before the read deadline
+//	413 Request Entity Too Large too_large: the body is over the limit, or its Content-Length says so
 //	415 Unsupported Media Type   unsupported_media_type: not sent as application/json
 //	421 Misdirected Request      misdirected_request: Host is not this machine
 //	422 Unprocessable Entity     invalid_arguments: the arguments break the schema
 //	500 Internal Server Error    internal: a bug in the server
 //	503 Service Unavailable      canceled: the call was stopped before the tool finished
+//
+// 408 and 413 close the connection (Connection: close): the rest of a
+// body the server did not read would be taken for the next request. A
+// Content-Length over the limit is refused before any of the body is
+// read, so a client that sent "Expect: 100-continue" never gets "100
+// Continue" and never sends it. A client that goes away mid-body gets
+// nothing: there is no one to answer.
 //
 // A tool that ran and failed (tool_failed) answers 200 on purpose. The
 // status line describes the HTTP exchange, and that worked: the request

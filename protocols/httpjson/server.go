@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,16 +165,43 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, allow func(tool
 		w.Header().Set("Accept", "application/json")
 		return fail(nil, e)
 	}
+	if r.ContentLength > s.maxBody {
+		// The body says how long it is, and it is too long: refuse it
+		// before reading a byte. A client that sent "Expect:
+		// 100-continue" is waiting for "100 Continue", which net/http
+		// sends only when the handler starts reading the body, so it
+		// never sends the body at all. RFC 9110 section 10.1.1: "A
+		// server that responds with a final status code before reading
+		// the entire request content SHOULD indicate whether it intends
+		// to close the connection"; it does, since the unread body would
+		// be taken for the next request.
+		w.Header().Set("Connection", "close")
+		return fail(nil, &stdio.Error{Code: stdio.CodeTooLarge, Message: fmt.Sprintf(
+			"request body is %d bytes (Content-Length), longer than the %d this server reads", r.ContentLength, s.maxBody)})
+	}
 	// MaxBytesReader stops reading after maxBody bytes, whatever
-	// Content-Length claims, and tells the server to close the connection
-	// afterwards: the rest of the oversized body is never read, so the
-	// connection cannot carry another request.
+	// Content-Length claims (a chunked body claims nothing), and tells
+	// the server to close the connection afterwards: the rest of the
+	// oversized body is never read, so the connection cannot carry
+	// another request.
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return fail(nil, &stdio.Error{Code: stdio.CodeTooLarge, Message: fmt.Sprintf(
 				"request body is longer than %d bytes", s.maxBody)})
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The server's read deadline passed with the body still
+			// coming: a client trickling it, or one that stalled. It is
+			// still there to be told, unlike one that went away (below),
+			// so it gets 408 (RFC 9110 section 15.5.9: "the server did
+			// not receive a complete request message within the time
+			// that it was prepared to wait"). The connection must close:
+			// the rest of the body may still arrive on it.
+			w.Header().Set("Connection", "close")
+			return fail(nil, &stdio.Error{Code: CodeRequestTimeout, Message: fmt.Sprintf(
+				"request body did not arrive in time: %s came before the server stopped waiting; send the whole body at once", received(len(body), r.ContentLength))})
 		}
 		if r.Context().Err() != nil {
 			return reply{code: stdio.CodeCanceled}
@@ -200,6 +228,15 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, allow func(tool
 		return fail(req.ID, e)
 	}
 	return ok(stdio.Response{ID: req.ID, Result: result})
+}
+
+// received says how much of a body arrived: n bytes, of length when the
+// request declared its length (-1 when it did not: a chunked body).
+func received(n int, length int64) string {
+	if length < 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d of its %d bytes", n, length)
 }
 
 // checkJSON refuses a request body that is not declared as JSON. RFC 9110

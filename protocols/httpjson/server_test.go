@@ -3,6 +3,7 @@ package httpjson
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -33,6 +34,7 @@ func TestStatusFor(t *testing.T) {
 		{stdio.CodeTooLarge, http.StatusRequestEntityTooLarge},
 		{CodeUnsupportedMediaType, http.StatusUnsupportedMediaType},
 		{CodeMisdirectedRequest, http.StatusMisdirectedRequest},
+		{CodeRequestTimeout, http.StatusRequestTimeout},
 		{string(tools.CodeInvalidArguments), http.StatusUnprocessableEntity},
 		{stdio.CodeCanceled, http.StatusServiceUnavailable},
 		{stdio.CodeInternal, http.StatusInternalServerError},
@@ -72,7 +74,7 @@ func TestCheckJSON(t *testing.T) {
 }
 
 // testLogger logs text lines without the parts that change between runs.
-func testLogger(buf *bytes.Buffer) *slog.Logger {
+func testLogger(buf io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			switch a.Key {

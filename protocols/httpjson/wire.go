@@ -27,6 +27,7 @@ const (
 	CodeUnauthorized         = "unauthorized"           // no bearer token, or not a known one
 	CodeForbiddenOrigin      = "forbidden_origin"       // a web page from another site made the call
 	CodeMisdirectedRequest   = "misdirected_request"    // the Host header names some other server
+	CodeRequestTimeout       = "request_timeout"        // the body did not arrive before the server's read deadline
 )
 
 // StatusFor is the status code a response carries for an error code: the
@@ -55,6 +56,8 @@ func StatusFor(code string) int {
 		return http.StatusUnsupportedMediaType
 	case CodeMisdirectedRequest:
 		return http.StatusMisdirectedRequest
+	case CodeRequestTimeout:
+		return http.StatusRequestTimeout
 	case string(tools.CodeInvalidArguments):
 		// RFC 9110 section 15.5.21: "the server understands the content
 		// type of the request content ... and the syntax of the request
