@@ -52,5 +52,6 @@
 // # Reading order
 //
 // message.go (the types and how they look on the wire), decode.go (the
-// rules, checked in order), errors.go (the codes).
+// rules, checked in order), errors.go (the codes), params.go (what is
+// wrong with a request's params, in the wire's words).
 package jsonrpc
