@@ -3,7 +3,10 @@ package a2a
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -129,6 +132,9 @@ func (s *Server) handle(c *call) (any, *rpcError) {
 		} else if err := decodeParams(c.params, &req); err != nil {
 			return nil, err
 		}
+		if err := requireID(req.ID); err != nil {
+			return nil, err
+		}
 		t, err := s.store.get(req.ID)
 		if err != nil {
 			return nil, taskNotFound(req.ID)
@@ -145,6 +151,9 @@ func (s *Server) handle(c *call) (any, *rpcError) {
 	case methodCancelTask:
 		var req TaskIDRequest
 		if err := decodeParams(c.params, &req); err != nil {
+			return nil, err
+		}
+		if err := requireID(req.ID); err != nil {
 			return nil, err
 		}
 		t, err := s.cancel(req.ID)
@@ -173,29 +182,86 @@ func decodeSend(c *call) (SendMessageRequest, *rpcError) {
 	var req SendMessageRequest
 	if c.version == Version03 {
 		var p v03SendParams
-		if err := decodeParams(c.params, &p); err != nil {
+		if err := decodeParams(c.params, &p, badPart[v03Part]); err != nil {
 			return req, err
 		}
 		var err error
 		if req, err = fromV03SendParams(p); err != nil {
 			return req, errorf(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 		}
-	} else if err := decodeParams(c.params, &req); err != nil {
+	} else if err := decodeParams(c.params, &req, badPart[Part]); err != nil {
 		return req, err
 	}
-	if err := checkMessage(req.Message); err != nil {
+	if err := checkMessage(req.Message, c.params); err != nil {
 		return req, err
 	}
 	return req, checkOutputModes(req.Configuration)
 }
 
-// decodeParams reads params into v. They must be an object.
-func decodeParams(raw json.RawMessage, v any) *rpcError {
+// decodeParams reads params into v. They must be an object. A member of
+// the wrong type is named by its path, with the JSON type it must be
+// (jsonrpc.ParamsProblem); find, when given, names the element of a list
+// that encoding/json left unnamed.
+func decodeParams(raw json.RawMessage, v any, find ...func(json.RawMessage) (string, bool)) *rpcError {
 	if p := bytes.TrimSpace(raw); len(p) == 0 || p[0] != '{' {
 		return errorf(jsonrpc.CodeInvalidParams, `invalid params: "params" must be an object`)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return errorf(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+		for _, f := range find {
+			if problem, ok := f(raw); ok {
+				return errorf(jsonrpc.CodeInvalidParams, "invalid params: %s", problem)
+			}
+		}
+		return errorf(jsonrpc.CodeInvalidParams, "invalid params: %s", jsonrpc.ParamsProblem(err))
+	}
+	return nil
+}
+
+// badPart finds the first part of params.message.parts that does not
+// decode as a P (a 1.0 Part or a 0.3 part) and says what is wrong with
+// it, by its position. encoding/json names a member inside a list
+// without its position ("message.parts.text"), and bytes that are not
+// base64 without even the member ("illegal base64 data at input byte
+// 0"); decoding the parts one at a time finds which.
+func badPart[P any](params json.RawMessage) (string, bool) {
+	var p struct {
+		Message struct {
+			Parts []json.RawMessage `json:"parts"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", false // the mistake is not inside a part
+	}
+	for i, raw := range p.Message.Parts {
+		var part P
+		err := json.Unmarshal(raw, &part)
+		if err == nil {
+			continue
+		}
+		path := fmt.Sprintf("message.parts[%d]", i)
+		var te *json.UnmarshalTypeError
+		var b64 base64.CorruptInputError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			te.Field = path + "." + te.Field
+			return jsonrpc.ParamsProblem(te), true
+		case errors.As(err, &te):
+			te.Field = path
+			return jsonrpc.ParamsProblem(te), true
+		case errors.As(err, &b64):
+			return fmt.Sprintf(`%q must be standard base64, with padding; it breaks at byte %d`, path+".raw", int64(b64)), true
+		}
+		return fmt.Sprintf("%s: %s", path, jsonrpc.ParamsProblem(err)), true
+	}
+	return "", false
+}
+
+// requireID refuses a request about a task that names none. Without this
+// check, GetTask {} would look up the task with id "" and answer -32001,
+// as if the caller had named a task that does not exist.
+func requireID(id string) *rpcError {
+	if id == "" {
+		return errorf(jsonrpc.CodeInvalidParams, `invalid params: "id" is required: the id of the task, as SendMessage returned it`)
 	}
 	return nil
 }

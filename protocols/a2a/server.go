@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -155,11 +156,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"Content-Type must be application/json: a request is one JSON-RPC message; got "+quote(r.Header.Get("Content-Type")))
 		return
 	}
+	if r.ContentLength > MaxBody {
+		// Refused before a byte of the body is read, so a client that
+		// sent "Expect: 100-continue" never gets "100 Continue" (net/http
+		// sends it when the handler starts reading) and never sends the
+		// body. The unread body would be taken for the next request, so
+		// the connection closes.
+		w.Header().Set("Connection", "close")
+		httpError(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"the request is %d bytes (Content-Length), longer than the %d this agent reads", r.ContentLength, MaxBody))
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		httpError(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the request is longer than %d bytes", MaxBody))
+		return
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The server's read deadline passed with the body still coming
+		// (trickled, or stalled). Unlike a client that went away, this
+		// one is there to be told: 408, "the server did not receive a
+		// complete request message within the time that it was prepared
+		// to wait" (RFC 9110 section 15.5.9). The rest of the body may
+		// still arrive, so the connection closes.
+		w.Header().Set("Connection", "close")
+		httpError(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"the request did not arrive in time: %d bytes came before the agent stopped waiting; send the whole body at once", len(body)))
 		return
 	case err != nil:
 		return // the client went away mid-body; nobody to answer

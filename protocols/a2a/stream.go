@@ -38,7 +38,9 @@ func (s *Server) serveStream(w http.ResponseWriter, c *call) {
 	case methodSubscribe:
 		var req TaskIDRequest
 		if err = decodeParams(c.params, &req); err == nil {
-			t, st, err = s.subscribe(req.ID)
+			if err = requireID(req.ID); err == nil {
+				t, st, err = s.subscribe(req.ID)
+			}
 		}
 	}
 	if err != nil {

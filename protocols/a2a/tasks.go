@@ -3,8 +3,10 @@ package a2a
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -266,9 +268,13 @@ func historyLength(c *SendMessageConfiguration) *int {
 }
 
 // checkMessage refuses a message the agent cannot take, saying what to
-// fix.
-func checkMessage(m Message) *rpcError {
+// fix. params are the request's params as sent, to name what a part
+// holds when it holds none of the four kinds of content.
+func checkMessage(m Message, params json.RawMessage) *rpcError {
 	switch {
+	case m.MessageID == "" && m.Role == "" && m.Parts == nil && m.ContextID == "" && m.TaskID == "":
+		// Absent, null and {} all decode to the zero Message.
+		return errorf(jsonrpc.CodeInvalidParams, `invalid params: "message" is missing or empty: send {"message": {"messageId": "...", "role": "ROLE_USER", "parts": [{"text": "count the words"}]}}`)
 	case m.MessageID == "":
 		return errorf(jsonrpc.CodeInvalidParams, `invalid params: the message needs a "messageId", which the caller makes up (a UUID will do)`)
 	case m.Role == "user":
@@ -287,7 +293,7 @@ func checkMessage(m Message) *rpcError {
 		}
 		switch {
 		case len(set) == 0:
-			return errorf(jsonrpc.CodeInvalidParams, `invalid params: part %d holds nothing; a part sets exactly one of "text", "raw", "url" and "data"`, i)
+			return errorf(jsonrpc.CodeInvalidParams, `invalid params: part %d holds nothing%s; a part sets exactly one of "text", "raw", "url" and "data"`, i, unknownPartKeys(params, i))
 		case len(set) > 1:
 			return errorf(jsonrpc.CodeInvalidParams, `invalid params: part %d sets %d of "text", "raw", "url" and "data"; a part holds exactly one`, i, len(set))
 		}
@@ -297,6 +303,33 @@ func checkMessage(m Message) *rpcError {
 		}
 	}
 	return nil
+}
+
+// unknownPartKeys names the keys of part i of params.message.parts that a
+// 1.0 Part does not have ({"video": "x"}), as a clause for an error
+// message, or "" if there are none.
+func unknownPartKeys(params json.RawMessage, i int) string {
+	var p struct {
+		Message struct {
+			Parts []map[string]json.RawMessage `json:"parts"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(params, &p) != nil || i >= len(p.Message.Parts) {
+		return ""
+	}
+	var unknown []string
+	for key := range p.Message.Parts[i] {
+		switch key {
+		case "text", "raw", "url", "data", "mediaType", "filename", "metadata":
+		default:
+			unknown = append(unknown, strconv.Quote(key))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	return fmt.Sprintf(" (%s is not a member of a part)", strings.Join(unknown, ", "))
 }
 
 func readable(mediaType string) bool {

@@ -109,6 +109,8 @@ func fromV03Role(r string) (Role, error) {
 		return RoleUser, nil
 	case "agent":
 		return RoleAgent, nil
+	case "":
+		return "", errors.New(`message has no "role": it is "user" or "agent"`)
 	}
 	return "", fmt.Errorf(`message role %q is not "user" or "agent"`, r)
 }
@@ -606,6 +608,10 @@ func toV03SendParams(r SendMessageRequest) v03SendParams {
 
 // fromV03SendParams reads what a 0.3 client sent as a 1.0 request.
 func fromV03SendParams(p v03SendParams) (SendMessageRequest, error) {
+	if m := p.Message; m.MessageID == "" && m.Role == "" && m.Parts == nil && m.Kind == "" {
+		// Absent, null and {} all decode to the zero message.
+		return SendMessageRequest{}, errors.New(`"message" is missing or empty: send {"message": {"kind": "message", "messageId": "...", "role": "user", "parts": [{"kind": "text", "text": "count the words"}]}}`)
+	}
 	msg, err := fromV03Message(p.Message)
 	if err != nil {
 		return SendMessageRequest{}, err
