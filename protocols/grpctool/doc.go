@@ -30,11 +30,30 @@
 //	CANCELLED            the caller went away; the server stopped the tool
 //	RESOURCE_EXHAUSTED   a request bigger than DefaultMaxMessageSize
 //	UNIMPLEMENTED        a method the server does not have
+//	INTERNAL             a request message that is not valid Protobuf: grpc-go
+//	                     decodes it before any handler or interceptor runs, and
+//	                     chooses this code itself
 //
 // A tool that ran and failed (its upstream is down) is different: the call
 // worked, so it ends OK and ExecuteToolResponse.error says what broke.
 // Keeping the two apart lets a client retry or fix protocol mistakes and
 // pass tool failures on to whoever asked for the tool.
+//
+// # Limits
+//
+// A peer that holds resources without using them is cut off:
+//
+//	DefaultHandshakeTimeout   10 s to finish TLS and HTTP/2's preface
+//	DefaultMaxConnectionIdle  5 min with no call open, then GOAWAY
+//	DefaultRequestTimeout     30 s for a call's request message to arrive after
+//	                          its headers; then the call ends CANCELLED
+//	maxConcurrentStreams      100 calls open at once on one connection; the
+//	                          next stream is refused (REFUSED_STREAM), and
+//	                          grpc-go clients queue instead of sending it
+//	DefaultMaxMessageSize     1 MiB per request message (RESOURCE_EXHAUSTED)
+//
+// The request timeout covers only the arrival of the request: a deploy
+// that streams progress for minutes is not cut short by it (limits.go).
 //
 // # Seeing it work
 //
@@ -63,6 +82,6 @@
 // # Reading order
 //
 // tools/v1/tools.proto (the contract), server.go (the service and what is
-// registered beside it), auth.go, status.go (errors in gRPC's terms),
-// client.go, certs.go.
+// registered beside it), limits.go, auth.go, status.go (errors in gRPC's
+// terms), client.go, certs.go.
 package grpctool

@@ -62,10 +62,12 @@ type ServerOptions struct {
 	// Log receives one line per call. Nil: no logging.
 	Log *slog.Logger
 
-	// HandshakeTimeout and MaxConnectionIdle override
-	// DefaultHandshakeTimeout and DefaultMaxConnectionIdle.
+	// HandshakeTimeout, MaxConnectionIdle and RequestTimeout override
+	// DefaultHandshakeTimeout, DefaultMaxConnectionIdle and
+	// DefaultRequestTimeout.
 	HandshakeTimeout  time.Duration
 	MaxConnectionIdle time.Duration
+	RequestTimeout    time.Duration
 }
 
 // NewServer returns a gRPC server that serves cat as tools.v1.ToolServer,
@@ -87,15 +89,20 @@ func NewServer(cat *tools.Catalogue, opts *ServerOptions) *grpc.Server {
 	handshake := cmp.Or(opts.HandshakeTimeout, DefaultHandshakeTimeout)
 	idle := cmp.Or(opts.MaxConnectionIdle, DefaultMaxConnectionIdle)
 	a := &authenticator{tokens: opts.Tokens}
+	rt := requestTimer{timeout: cmp.Or(opts.RequestTimeout, DefaultRequestTimeout)}
 	serverOpts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
 		grpc.ConnectionTimeout(handshake),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: idle}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: keepaliveMinTime, PermitWithoutStream: true}),
-		// Interceptors run in order: log first, so refused calls are
-		// logged too.
-		grpc.ChainUnaryInterceptor(logUnary(log), a.unary),
-		grpc.ChainStreamInterceptor(logStream(log), a.stream),
+		grpc.MaxConcurrentStreams(maxConcurrentStreams),
+		// grpc-go marks InTapHandle experimental; it is the one hook that
+		// runs before a unary call's request is read (limits.go).
+		grpc.InTapHandle(rt.tap),
+		// Interceptors run in order: the request timer first, as the
+		// request is in; then log, so refused calls are logged too.
+		grpc.ChainUnaryInterceptor(rt.unary, logUnary(log), a.unary),
+		grpc.ChainStreamInterceptor(rt.stream, logStream(log), a.stream),
 	}
 	if opts.Creds != nil {
 		serverOpts = append(serverOpts, grpc.Creds(opts.Creds))
