@@ -228,9 +228,18 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 			"Accept must list both application/json and text/event-stream: the server picks one per request; got "+quote(r.Header.Get("Accept")))
 		return
 	}
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/json" {
 		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest,
 			"Content-Type must be application/json; got "+quote(r.Header.Get("Content-Type")))
+		return
+	}
+	// "JSON text exchanged between systems that are not part of a closed
+	// ecosystem MUST be encoded using UTF-8" (RFC 8259): a body in another
+	// charset is a media type this server does not read, 415 like any.
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest,
+			"Content-Type has charset="+quote(cs)+", but JSON is UTF-8 (RFC 8259): send charset=utf-8, or no charset")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
@@ -253,8 +262,36 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 
 	var hs *httpSession
 	req, _ := msg.(*jsonrpc.Request)
-	if req != nil && !req.IsNotification() && r.Header.Get("Mcp-Session-Id") == "" &&
-		(isModern(req) || (req.Method != "initialize" && r.Header.Get("MCP-Protocol-Version") == ModernVersion)) {
+	sessionID := r.Header.Get("Mcp-Session-Id")
+	modernHeader := r.Header.Get("MCP-Protocol-Version") == ModernVersion
+	switch {
+	case req != nil && req.IsNotification() && req.Method == "initialize":
+		// initialize without an id could have no answer, and the answer
+		// is what opens a session (its Mcp-Session-Id). "If the server
+		// cannot accept [a notification], it MUST return an HTTP error
+		// status code (e.g., 400 Bad Request)": this one opens nothing.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"initialize is a request, so it needs an id: its answer opens the session; sent as a notification it opens none")
+		return
+	case sessionID != "" && modernHeader:
+		// The server speaks 2026-07-28, but not in a session: that
+		// revision has none. Which did the client mean? Neither guess is
+		// safe, so the client is told to send one or the other.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"Mcp-Session-Id has no place on a request of revision %s (MCP-Protocol-Version), which has no sessions: send such a request without Mcp-Session-Id, or, in the %s session, with the MCP-Protocol-Version initialize agreed on",
+			ModernVersion, LegacyVersion))
+		return
+	case sessionID == "" && req != nil && req.IsNotification() && (isModern(req) || modernHeader):
+		// A notification of the modern era, which has no session to
+		// deliver it to. The 2026-07-28 transport defines none from the
+		// client ("notifications/cancelled ... is used only on the stdio
+		// transport"; over HTTP a client cancels by closing the stream)
+		// but keeps the rule for those it may get: "If the server accepts
+		// it, the server MUST return HTTP status code 202 Accepted with
+		// no body." The server accepts it, and it changes nothing.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case sessionID == "" && req != nil && (isModern(req) || (req.Method != "initialize" && modernHeader)):
 		// No session, and the body (or, but for initialize, the header)
 		// names the modern era: a request that stands alone
 		// (httpmodern.go); an initialize of that era is an unknown
@@ -263,8 +300,14 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 		// it forgot its Mcp-Session-Id.
 		h.postModern(w, r, req, who)
 		return
+	case sessionID == "" && req == nil && modernHeader:
+		// "The client MUST NOT send JSON-RPC responses": in the modern
+		// era the server asks its questions in input_required results.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"a response, but in revision %s the server sends no requests to answer: it asks its questions in input_required results, and the client sends the request again with inputResponses", ModernVersion))
+		return
 	}
-	starts := req != nil && req.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == ""
+	starts := req != nil && req.Method == "initialize" && sessionID == ""
 	if starts {
 		if hs = h.newSession(who); hs == nil {
 			// No Retry-After: a session frees up when one of its
@@ -387,6 +430,20 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request, who caller) {
 
 // delete ends a session at the client's request.
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request, who caller) {
+	if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("MCP-Protocol-Version") == ModernVersion {
+		// A client of revision 2026-07-28 has no session to end. That
+		// revision tells a server that meets an older client's DELETE to
+		// "respond with 405 Method Not Allowed", and that is the
+		// answer its clients know. For them the endpoint takes only
+		// POST, so Allow says so (RFC 9110 has a 405 list the methods the
+		// resource supports, and lets that list depend on the request); a
+		// 2025-11-25 client still ends its session with DELETE and its
+		// Mcp-Session-Id.
+		w.Header().Set("Allow", http.MethodPost)
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"method DELETE not allowed in revision %s, which has no sessions to end; DELETE ends a %s session, named by its Mcp-Session-Id", ModernVersion, LegacyVersion))
+		return
+	}
 	if hs := h.acquire(w, r, who); hs != nil {
 		h.release(hs)
 		h.remove(hs.key)

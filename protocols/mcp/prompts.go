@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -86,6 +87,9 @@ func (ss *session) listPrompts(raw json.RawMessage) (*ListPromptsResult, error) 
 }
 
 func (ss *session) getPrompt(ctx context.Context, x *exchange, raw json.RawMessage) (*GetPromptResult, error) {
+	if err := stringArguments(raw); err != nil {
+		return nil, err
+	}
 	var p GetPromptParams
 	if err := decodeParams("prompts/get", raw, &p); err != nil {
 		return nil, err
@@ -111,6 +115,50 @@ func (ss *session) getPrompt(ctx context.Context, x *exchange, raw json.RawMessa
 		return &GetPromptResult{Description: pr.Description, Messages: msgs}, nil
 	}
 	return &GetPromptResult{Description: pr.Description, Messages: pr.get(p.Arguments)}, nil
+}
+
+// stringArguments refuses a prompts/get whose arguments are not all
+// strings, naming the first that is not (in name order). The schema has
+// arguments as { [key: string]: string }. encoding/json would say only that
+// "arguments" holds something other than a string, not which argument.
+// A null argument passes, as absent: decoding leaves it "".
+func stringArguments(raw json.RawMessage) error {
+	var p struct {
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return nil // params or arguments not an object: decodeParams says so
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Arguments)) {
+		v := p.Arguments[name]
+		if kind := jsonValueKind(v); kind != "a string" && kind != "null" {
+			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+				"invalid params: prompts/get: argument %q must be a string, not %s; every prompt argument is a string", name, kind)
+		}
+	}
+	return nil
+}
+
+// jsonValueKind names the kind of a JSON value by its first byte, the
+// way jsonKind does: "a string", "an object", "a number", ...
+func jsonValueKind(v json.RawMessage) string {
+	s := strings.TrimSpace(string(v))
+	if s == "" {
+		return "nothing"
+	}
+	switch s[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func (s *Server) prompt(name string) (prompt, bool) {

@@ -117,6 +117,9 @@ func (ss *session) readResource(raw json.RawMessage) (*ReadResourceResult, error
 	if err := decodeParams("resources/read", raw, &p); err != nil {
 		return nil, err
 	}
+	if err := requireURI("resources/read", p.URI); err != nil {
+		return nil, err
+	}
 	c, ok := ss.srv.find(p.URI)
 	if !ok {
 		return nil, notFound(p.URI)
@@ -143,6 +146,18 @@ func (s *Server) find(uri string) (ResourceContents, bool) {
 	return ResourceContents{}, false
 }
 
+// requireURI refuses params without a uri. Without one there is nothing
+// to look for, so the answer is not "resource not found" (-32002) but
+// what it is in both eras, an invalid param: "uri" is required by the
+// schema of resources/read, resources/subscribe and resources/unsubscribe.
+func requireURI(method, uri string) error {
+	if uri == "" {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
+			"invalid params: %s: uri is required: the URI of a resource, as resources/list or a template gives it", method)
+	}
+	return nil
+}
+
 // notFound is the error for an unknown URI. The spec gives it its own
 // code, and the URI goes in data.
 func notFound(uri string) *jsonrpc.Error {
@@ -158,6 +173,9 @@ func (ss *session) subscribe(raw json.RawMessage, on bool) (any, error) {
 	}
 	var p ResourceParams
 	if err := decodeParams(method, raw, &p); err != nil {
+		return nil, err
+	}
+	if err := requireURI(method, p.URI); err != nil {
 		return nil, err
 	}
 	if _, ok := ss.srv.find(p.URI); !ok && on {

@@ -241,7 +241,7 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 	}
 	if !ss.ready() {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
-			"invalid request: %s before initialize; the session starts with initialize (only ping is allowed before it)", req.Method)
+			"invalid request: %s before initialize; the session starts with initialize (only ping is allowed before it)%s", req.Method, modernHint(req))
 	}
 	switch req.Method {
 	case "tools/list":
@@ -270,6 +270,25 @@ func (ss *session) dispatch(ctx context.Context, x *exchange, req *jsonrpc.Reque
 	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method %q not found", req.Method)
 }
 
+// modernHint is what the refusal of a request before initialize adds
+// when the request carries params._meta, but without the keys of the
+// modern era (isModern): it may be a 2026-07-28 request that got its
+// _meta wrong ({}, null, keys left out), and its client would otherwise
+// hear only of initialize, which its revision does not have. A request
+// without _meta is most likely a 2025-11-25 client that skipped
+// initialize, and the short answer is the whole story for it.
+func modernHint(req *jsonrpc.Request) string {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &p) != nil {
+		return ""
+	}
+	if _, ok := p["_meta"]; !ok {
+		return ""
+	}
+	return fmt.Sprintf("; a request of revision %s needs no initialize, but carries %s and %s in params._meta",
+		ModernVersion, MetaProtocolVersion, MetaClientCapabilities)
+}
+
 // handleNotification acts on a notification. It never answers.
 func (ss *session) handleNotification(n *jsonrpc.Request) {
 	switch n.Method {
@@ -288,6 +307,11 @@ func (ss *session) handleNotification(n *jsonrpc.Request) {
 		if cancel != nil {
 			cancel()
 		}
+	case "initialize":
+		// initialize is a request: sent without an id, it can have no
+		// answer, so it opens nothing, and the session stays where it
+		// was. (Over HTTP, where a notification the server cannot
+		// accept gets an error status, the POST is refused with 400.)
 	case "notifications/initialized":
 		// The client is ready for requests from the server; this server
 		// sends none before a tool needs one.
