@@ -224,7 +224,9 @@ func (s *Store) Load() (State, error) {
 	case st.Version == 0:
 		return State{}, &CorruptError{Path: s.path, Err: errors.New(`no "version"`)}
 	case st.Version > formatVersion:
-		return State{}, fmt.Errorf("progress file %s was written by a newer wirelab (format %d; this one reads %d)", s.path, st.Version, formatVersion)
+		return State{}, fmt.Errorf("progress file %s was written by a newer wirelab (format %d; this one reads %d): "+
+			"update this wirelab (in its clone: git pull, then go install .), or set %s to another folder to keep a separate progress for it",
+			s.path, st.Version, formatVersion, HomeEnv)
 	}
 	return st, nil
 }

@@ -35,7 +35,7 @@ func serverA2A(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	ln, loopback, err := listen(*addr, "a2a", "http://", env.Stderr)
+	ln, loopback, err := listen(*addr, "--addr", "a2a", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -52,19 +52,23 @@ func TestUsageErrors(t *testing.T) {
 			if first != tt.want {
 				t.Errorf("first line of stderr:\n got %s\nwant %s", first, tt.want)
 			}
-			if !strings.Contains(rest, "Usage:") {
-				t.Errorf("usage not printed after the error:\n%s", stderr)
+			// Then the synopsis of the command called, or for one that
+			// does not exist where the commands are: not the whole usage.
+			if want := usageAfterError(commandOf(tt.args)); rest != want || strings.Count(rest, "\n") > 12 {
+				t.Errorf("after the error:\n%s\nwant:\n%s", rest, want)
 			}
 		})
 	}
 }
 
 func TestHelpAndVersion(t *testing.T) {
-	code, stdout, _ := run(t, "", "help")
-	if code != 0 || !strings.Contains(stdout, "wirelab server stdio") {
-		t.Errorf("help: code %d, stdout %q", code, stdout)
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {"help", "--help"}} {
+		code, stdout, stderr := run(t, "", args...)
+		if code != 0 || stdout != usage || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s\nwant exit 0 and the whole usage", args, code, stderr, stdout)
+		}
 	}
-	code, stdout, _ = run(t, "", "version")
+	code, stdout, _ := run(t, "", "version")
 	if code != 0 || !strings.HasPrefix(stdout, "wirelab ") {
 		t.Errorf("version: code %d, stdout %q", code, stdout)
 	}

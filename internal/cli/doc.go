@@ -16,12 +16,15 @@
 //	wirelab init DIR
 //	wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch]
 //	wirelab hint ID [--lang en|ru]
-//	wirelab version | help
+//	wirelab version | help [COMMAND]
 //
 // Network servers accept port 0 and print one line on stderr,
 // "wirelab: <proto> server listening on <URL>", once they accept
 // connections. Clients print the result JSON on stdout and exit 0; on a
 // tool error they exit 1, on a protocol or transport error 2. Usage
-// errors print one line and the usage, and exit 2. grade exits 0 only
-// when every stage of every exercise asked for passed, and 1 otherwise.
+// errors print one line and the synopsis of the command called, and exit
+// 2. `wirelab COMMAND --help` (or -h, or `wirelab help COMMAND`) prints
+// that command's part of `wirelab help` and its flags on stdout, and
+// exits 0. grade exits 0 only when every stage of every exercise asked
+// for passed, and 1 otherwise.
 package cli

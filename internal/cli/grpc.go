@@ -54,7 +54,7 @@ func serverGRPC(ctx context.Context, args []string, env Env) error {
 		defer cleanup()
 		opts.Creds = creds
 	}
-	ln, _, err := listen(*addr, "grpc", "", env.Stderr)
+	ln, _, err := listen(*addr, "--addr", "grpc", "", env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,11 @@ const shutdownTimeout = 5 * time.Second
 // scripts wait for: "wirelab: PROTO server listening on SCHEMEHOST:PORT".
 // Port 0 picks a free port; the line shows which. The scheme is "http://"
 // for HTTP servers and "" for gRPC, whose clients take a bare host:port.
-func listen(addr, proto, scheme string, stderr io.Writer) (net.Listener, bool, error) {
-	return listenReachable(addr, proto, scheme, reachableWarning, stderr)
+// flagName is the flag that chose addr ("--addr", "--listen"), which the
+// advice for a port in use names; "" for an address the user did not
+// choose.
+func listen(addr, flagName, proto, scheme string, stderr io.Writer) (net.Listener, bool, error) {
+	return listenReachable(addr, flagName, proto, scheme, reachableWarning, stderr)
 }
 
 // reachableWarning is what listen says of a listener that other machines
@@ -31,11 +34,14 @@ const reachableWarning = "wirelab: WARNING: %s is reachable from other machines;
 // listenReachable is listen with its own line, a format taking the
 // address, for a listener other machines can reach, in place of the
 // warning: a classroom means to be reached.
-func listenReachable(addr, proto, scheme, reachable string, stderr io.Writer) (net.Listener, bool, error) {
+func listenReachable(addr, flagName, proto, scheme, reachable string, stderr io.Writer) (net.Listener, bool, error) {
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		return nil, false, fmt.Errorf("cannot listen on %s: the port is already in use (is another wirelab running?); "+
-			"choose another with --addr, or --addr 127.0.0.1:0 for any free port", addr)
+		advice := "choose another port"
+		if flagName != "" {
+			advice = fmt.Sprintf("choose another with %s, or %s %s for any free port", flagName, flagName, anyPort(addr))
+		}
+		return nil, false, fmt.Errorf("cannot listen on %s: the port is already in use (is another wirelab running?); %s", addr, advice)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot listen on %s: %w", addr, err)
@@ -46,6 +52,15 @@ func listenReachable(addr, proto, scheme, reachable string, stderr io.Writer) (n
 	}
 	fmt.Fprintf(stderr, "wirelab: %s server listening on %s%s\n", proto, scheme, ln.Addr())
 	return ln, loopback, nil
+}
+
+// anyPort is addr with port 0, which picks a free one on the same host.
+func anyPort(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "127.0.0.1:0"
+	}
+	return net.JoinHostPort(host, "0")
 }
 
 func isLoopback(a net.Addr) bool {

@@ -30,7 +30,7 @@ func serverOAuth(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	ln, loopback, err := listen(*addr, "oauth", "http://", env.Stderr)
+	ln, loopback, err := listen(*addr, "--addr", "oauth", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}

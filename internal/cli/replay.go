@@ -63,7 +63,7 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 		fmt.Fprintln(env.Stdout, d)
 	}
 	if len(diffs) > 0 {
-		fmt.Fprintf(env.Stdout, "replay: %d differences from %s\n", len(diffs), file)
+		fmt.Fprintf(env.Stdout, "replay: %s from %s\n", count(len(diffs), "difference", "differences"), file)
 		return exitToolError, nil
 	}
 	fmt.Fprintf(env.Stdout, "replay: the answers agree with %s (%v)\n", file, time.Since(start).Round(time.Millisecond))

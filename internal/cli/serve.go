@@ -80,7 +80,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		reachable = "wirelab: classroom: %s is reachable from other machines: browsers with the join code follow, read-only; " +
 			"nothing they do starts a process or changes your progress\n"
 	}
-	ln, loopback, err := listenReachable(*addr, "playground", "http://", reachable, env.Stderr)
+	ln, loopback, err := listenReachable(*addr, "--addr", "playground", "http://", reachable, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	// server that serves it, or below if a later one cannot open.
 	var lns []net.Listener
 	for _, s := range []struct{ proto, scheme string }{{"http", "http://"}, {"grpc", ""}, {"mcp", "http://"}, {"a2a", "http://"}, {"http-auth", "http://"}, {"oauth", "http://"}, {"mcp-auth", "http://"}} {
-		l, _, err := listen("127.0.0.1:0", s.proto, s.scheme, env.Stderr)
+		l, _, err := listen("127.0.0.1:0", "", s.proto, s.scheme, env.Stderr)
 		if err != nil {
 			ln.Close()
 			if instructorLn != nil {

@@ -75,7 +75,7 @@ func serverHTTP(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	ln, loopback, err := listen(*addr, "http", "http://", env.Stderr)
+	ln, loopback, err := listen(*addr, "--addr", "http", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		}
 		return err
 	}
-	ln, loopback, err := listen(*addr, "mcp", "http://", env.Stderr)
+	ln, loopback, err := listen(*addr, "--http", "mcp", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func serverMCP(ctx context.Context, args []string, env Env) error {
 		}
 		issuer := *authURL
 		if issuer == "builtin" {
-			asLn, asLoopback, err := listen(cmp.Or(*authAddr, "127.0.0.1:0"), "oauth", "http://", env.Stderr)
+			asLn, asLoopback, err := listen(cmp.Or(*authAddr, "127.0.0.1:0"), "--auth-addr", "oauth", "http://", env.Stderr)
 			if err != nil {
 				ln.Close()
 				return err

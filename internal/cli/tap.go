@@ -123,9 +123,12 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if ferr := rec.FileErr(); ferr != nil && err == nil {
 		fmt.Fprintf(env.Stderr, "wirelab tap: %v\n", ferr)
 	}
-	if !*quiet {
+	// A tap that never started (its port was taken, its command was not
+	// found) recorded nothing: a summary of nothing would only hide the
+	// error above it.
+	if events := rec.Events(); !*quiet && len(events) > 0 {
 		// stderr, never stdout: on stdio, stdout belongs to the host.
-		printSummary(env.Stderr, tapcheck.Check(rec.Events()))
+		printSummary(env.Stderr, tapcheck.Check(events))
 	}
 	return code, err
 }
@@ -186,7 +189,7 @@ func tapStdio(ctx context.Context, argv []string, rec *tap.Recorder, env Env) (i
 
 // tapHTTP serves the proxy until ctx ends (Ctrl-C).
 func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env Env) error {
-	ln, loopback, err := listen(addr, "tap", "http://", env.Stderr)
+	ln, loopback, err := listen(addr, "--listen", "tap", "http://", env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -215,7 +218,7 @@ func tapGRPC(ctx context.Context, addr, upstream string, listenTLS, upstreamTLS 
 	if listenTLS != nil {
 		scheme, how = "h2://", "over TLS"
 	}
-	ln, _, err := listen(addr, "tap", scheme, env.Stderr)
+	ln, _, err := listen(addr, "--listen", "tap", scheme, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -270,12 +273,23 @@ func printSummary(w io.Writer, r *tapcheck.Report) {
 // summaryLine counts what a report holds: messages (or gRPC calls) and
 // findings by severity.
 func summaryLine(r *tapcheck.Report) string {
-	what := fmt.Sprintf("%d messages", len(r.Messages))
+	what := count(len(r.Messages), "message", "messages")
 	if len(r.Calls) > 0 {
-		what = fmt.Sprintf("%d gRPC calls", len(r.Calls))
+		what = count(len(r.Calls), "gRPC call", "gRPC calls")
 	}
-	return fmt.Sprintf("%s; %d errors, %d warnings, %d notes", what,
-		r.Count(tapcheck.SeverityError), r.Count(tapcheck.SeverityWarning), r.Count(tapcheck.SeverityNote))
+	return fmt.Sprintf("%s; %s, %s, %s", what,
+		count(r.Count(tapcheck.SeverityError), "error", "errors"),
+		count(r.Count(tapcheck.SeverityWarning), "warning", "warnings"),
+		count(r.Count(tapcheck.SeverityNote), "note", "notes"))
+}
+
+// count says how many of a thing there are: "1 request", "2 requests",
+// "0 requests".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // tapCheckCmd is `wirelab tap check FILE`: the findings of a recording,
@@ -329,7 +343,11 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 }
 
 // tapExportCmd is `wirelab tap export --har FILE`: the HTTP exchanges of
-// a recording as HAR, on stdout.
+// a recording as HAR, on stdout. A recording of a stdio server or of the
+// gRPC relay has no HTTP exchanges, and the HAR of it would be empty:
+// export refuses it, exit 1, rather than hand a HAR viewer or a script an
+// empty archive that looks like a tap nobody called. A recording of the
+// HTTP relay that nobody called is an empty archive, truly.
 func tapExportCmd(args []string, env Env) (int, error) {
 	fs := flags("tap export")
 	har := fs.String("har", "", "the recording to export as HAR")
@@ -342,6 +360,12 @@ func tapExportCmd(args []string, env Env) (int, error) {
 	events, err := readRecording(*har)
 	if err != nil {
 		return exitFailure, err
+	}
+	switch {
+	case isGRPCRecording(events):
+		return exitToolError, fmt.Errorf("tap export: %s is a recording of the gRPC relay, which keeps HTTP/2 frames, not the HTTP exchanges HAR holds; `wirelab tap check --wire %s` prints them", *har, *har)
+	case events[0].Kind == tap.KindStart && len(events[0].Command) > 0:
+		return exitToolError, fmt.Errorf("tap export: %s is a recording of a stdio server: its messages are lines on a pipe, not HTTP exchanges, so there is nothing for HAR to hold; `wirelab tap check %s` reads them", *har, *har)
 	}
 	return exitOK, tap.WriteHAR(env.Stdout, events, implVersion())
 }

@@ -188,6 +188,12 @@ func TestTapDefects(t *testing.T) {
 	if code, out, _ := exe(t, "", "tap", "check", clean); code != 0 {
 		t.Errorf("check of the clean recording: exit %d\n%s", code, out)
 	}
+	// A stdio recording has no HTTP exchanges: export refuses it in one
+	// sentence, rather than print an empty HAR.
+	code, out, stderr := exe(t, "", "tap", "export", "--har", clean)
+	if want := "is a recording of a stdio server: its messages are lines on a pipe, not HTTP exchanges"; code != exitToolError || out != "" || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("export --har of a stdio recording: exit %d, stdout %q, stderr %q; want exit 1, nothing on stdout and one line saying %q", code, out, stderr, want)
+	}
 	if code, out, stderr := exe(t, "", "replay", clean, "--against", wirelabBin+" server mcp"); code != 0 {
 		t.Errorf("replay against the reference server: exit %d\n%s\n%s", code, out, stderr)
 	}
@@ -207,7 +213,7 @@ func TestTapDefects(t *testing.T) {
 				t.Errorf("tap check: exit %d, want 1 and %s:\n%s", code, c.code, out)
 			}
 			code, out, _ = exe(t, "", "replay", clean, "--against", defect+" -defect "+c.defect+" "+wirelabBin+" server mcp", "--wait", "2s")
-			if code != 1 || !strings.Contains(out, c.replay) || !strings.Contains(out, "differences from") {
+			if code != 1 || !strings.Contains(out, c.replay) || !strings.Contains(out, " from "+clean+"\n") {
 				t.Errorf("replay: exit %d, want 1 and a diff naming %q:\n%s", code, c.replay, out)
 			}
 		})

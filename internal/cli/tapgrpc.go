@@ -48,11 +48,13 @@ func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target stri
 	for _, c := range calls {
 		if !full {
 			for _, call := range c.Calls {
-				fmt.Fprintf(w, "connection %d, stream %d: %s %s, %d requests, %d responses\n", c.Conn, call.StreamID, call.Method, call.Code, len(call.Requests), len(call.Responses))
+				fmt.Fprintf(w, "connection %d, stream %d: %s %s, %s, %s\n", c.Conn, call.StreamID, call.Method, call.Code,
+					count(len(call.Requests), "request", "requests"), count(len(call.Responses), "response", "responses"))
 			}
 			continue
 		}
-		fmt.Fprintf(w, "connection %d: %d frames, %d calls; the connection's own frames (stream 0):\n", c.Conn, len(c.Frames), len(c.Calls))
+		fmt.Fprintf(w, "connection %d: %s, %s; the connection's own frames (stream 0):\n", c.Conn,
+			count(len(c.Frames), "frame", "frames"), count(len(c.Calls), "call", "calls"))
 		for i, f := range c.Frames {
 			if f.StreamID != 0 {
 				continue

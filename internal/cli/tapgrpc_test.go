@@ -244,7 +244,18 @@ func TestTapGRPC(t *testing.T) {
 				t.Errorf("the stream's call holds %d responses; the client received %d", c.Responses, events)
 			}
 
-			code, out, _ := exe(t, "", append([]string{"tap", "check", record, "--wire"}, tt.tap(certs)...)...)
+			// One request and one response, in the singular.
+			code, out, _ := exe(t, "", "tap", "check", record)
+			if want := "/tools.v1.ToolServer/ExecuteTool OK, 1 request, 1 response\n"; code != 0 || !strings.Contains(out, want) {
+				t.Errorf("tap check: exit %d, want 0 and %q in:\n%s", code, want, out)
+			}
+			// HAR holds HTTP exchanges, not HTTP/2 frames.
+			code, out, stderr := exe(t, "", "tap", "export", "--har", record)
+			if want := "is a recording of the gRPC relay, which keeps HTTP/2 frames"; code != exitToolError || out != "" || !strings.Contains(stderr, want) {
+				t.Errorf("export --har: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, stderr, want)
+			}
+
+			code, out, _ = exe(t, "", append([]string{"tap", "check", record, "--wire"}, tt.tap(certs)...)...)
 			for _, s := range []string{
 				`field 1 tool_name (len) = "word_count"`,
 				`as JSON: {"toolName":"word_count"`,

@@ -45,7 +45,7 @@ func TestTapOpen(t *testing.T) {
 	if code != 0 || stdout != srv.URL+"/console/mcp?watch=tap-1\n" {
 		t.Fatalf("tap open: exit %d, stdout %q, want 0 and the MCP console following tap-1\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "is tap-1, read only; 9 messages; 1 errors, 0 warnings") {
+	if !strings.Contains(stderr, "is tap-1, read only; 9 messages; 1 error, 0 warnings") {
 		t.Errorf("tap open's stderr does not sum up the check:\n%s", stderr)
 	}
 	if page := taps(); !strings.Contains(page, "recording.jsonl") || !strings.Contains(page, "recording, read only") {

@@ -164,6 +164,9 @@ func messageKey(data []byte, counts map[string]int) (key, what string) {
 		return "response " + string(msg.ID), "response id " + string(msg.ID)
 	case len(msg.ID) > 0:
 		key, what = "request "+msg.Method, "request "+msg.Method
+	case msg.Method == "":
+		// Neither a method nor an id: JSON, but no JSON-RPC message.
+		key, what = "notification ", "message with neither method nor id"
 	default:
 		key, what = "notification "+msg.Method, "notification "+msg.Method
 	}
