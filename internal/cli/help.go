@@ -60,7 +60,8 @@ Usage:
           [--stream] [--wire] [--timeout 30s] [--tool-version V] TOOL [KEY=VALUE | KEY:=JSON]...
   wirelab client grpc [--addr 127.0.0.1:8020] ... --method SERVICE/METHOD [--data JSON]
   wirelab client mcp [--cmd "COMMAND LINE" | --url http://127.0.0.1:8021/mcp [--token T]] [--protocol-version REV]
-          [--elicit-accept JSON | --elicit-decline] [--progress] [--timeout 30s] [--list | TOOL [KEY=VALUE | KEY:=JSON]...]
+          [--elicit-accept JSON | --elicit-decline] [--progress] [--timeout 30s]
+          [--list | TOOL [KEY=VALUE | KEY:=JSON]...]
   wirelab client mcp --url http://127.0.0.1:8021/mcp [--client-id ID [--client-secret S] | --client-metadata-url URL]
           [--scope SCOPES] [--open] [--wire] ...
   wirelab client mcp --conformance URL
@@ -87,7 +88,8 @@ Usage:
       Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it
       (secrets masked, unless --keep-secrets) and check each MCP and A2A message; the
       findings go to stderr at exit, unless --quiet. --playground shows the traffic live
-      in a running playground (http://127.0.0.1:8018), under /taps.
+      in a running playground (http://127.0.0.1:8018), under /taps. tap check, tap export
+      and tap open read a recording; replay sends it to a server again.
   wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT] [--cacert CA.pem]] FILE
       Explain each finding of a recording; exit 1 when one is an error or a warning.
   wirelab tap export --har FILE
@@ -95,7 +97,8 @@ Usage:
       server or of --grpc holds no HTTP exchanges: export says so and exits 1.
   wirelab tap open FILE [--playground http://127.0.0.1:8018]
       Show a recording in a running playground, read only, each finding marked on its row.
-  wirelab replay FILE --against COMMAND|URL|HOST:PORT [--wait 5s] [--token T] [--cacert CA.pem] [--cert C.pem --key K.pem]
+  wirelab replay FILE --against COMMAND|URL|HOST:PORT [--wait 5s] [--token T]
+          [--cacert CA.pem] [--cert C.pem --key K.pem]
       Replay a recording against a server and diff the answers: exit 0 when they agree,
       1 otherwise.
   wirelab exercises [--json] [--lang en|ru]
