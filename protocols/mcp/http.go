@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -242,11 +243,29 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 			"Content-Type has charset="+quote(cs)+", but JSON is UTF-8 (RFC 8259): send charset=utf-8, or no charset")
 		return
 	}
+	if r.ContentLength > MaxBody {
+		// Refused before the first read, so a client that sent "Expect:
+		// 100-continue" is never told to send the body.
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("the message is %d bytes (Content-Length), longer than the %d this server reads", r.ContentLength, MaxBody))
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes", MaxBody))
+		return
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The body was still arriving when the server's read deadline
+		// passed. Not a client that left: net/http cancels the request's
+		// context on any read error, timeouts too, so this is told apart
+		// first. Connection: close, since the rest of the body is still
+		// on its way.
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("the message did not arrive in time: %d bytes came before the server stopped waiting; send the whole body at once", len(body)))
 		return
 	case err != nil:
 		return // the client went away mid-body; nobody to answer

@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wirelab/wirelab/protocols/tools"
+)
+
+// rawHTTPConn is a connection to an MCP server whose http.Server gives
+// each request 200 ms to arrive, body included: short, so that a body
+// sent a byte at a time passes it quickly. Nothing is measured against it.
+func rawHTTPConn(t *testing.T) net.Conn {
+	t.Helper()
+	h := NewServer(tools.New(nil), &ServerOptions{Version: "test"}).HTTPHandler(nil)
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ReadTimeout = 200 * time.Millisecond
+	ts.Start()
+	t.Cleanup(func() { h.Close(); ts.Close() })
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// TestHTTPTrickledBody: a body still arriving when the read deadline
+// passes gets 408 with a JSON-RPC error and Connection: close, not the
+// empty 200 net/http sends for a handler that writes nothing.
+func TestHTTPTrickledBody(t *testing.T) {
+	conn := rawHTTPConn(t)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"slow","version":"1"}}}`
+	io.WriteString(conn, "POST "+Endpoint+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	// The trickler sends a byte every 20 ms, until the answer comes, the
+	// body is all sent, or a write fails.
+	go func() {
+		defer wg.Done()
+		for i := range len(body) {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte{body[i]}); err != nil {
+				return
+			}
+		}
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var r struct {
+		Error struct {
+			Code    int
+			Message string
+		}
+	}
+	json.Unmarshal(got, &r)
+	if resp.StatusCode != http.StatusRequestTimeout || !resp.Close || r.Error.Code != -32600 || !strings.HasPrefix(r.Error.Message, "the message did not arrive in time") {
+		t.Errorf("%d, Connection: close %v, %s; want 408, close and -32600 saying the message did not arrive in time", resp.StatusCode, resp.Close, got)
+	}
+}
+
+// TestHTTPDeclaredTooLarge: a Content-Length over MaxBody is refused with
+// 413 before any of the body is read: a client that asked "Expect:
+// 100-continue" is never told to go on.
+func TestHTTPDeclaredTooLarge(t *testing.T) {
+	conn := rawHTTPConn(t)
+	io.WriteString(conn, "POST "+Endpoint+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Content-Length: 21474836480\r\nExpect: 100-continue\r\n\r\n")
+	br := bufio.NewReader(conn)
+	status, err := br.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != "HTTP/1.1 413 Request Entity Too Large\r\n" {
+		t.Fatalf("first line %q; want 413 before anything else (no 100 Continue)", status)
+	}
+}
