@@ -366,32 +366,9 @@ func decodeParams(method string, raw json.RawMessage, p any) error {
 		return nil
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := "params"
-			if te.Field != "" {
-				field = te.Field
-			}
-			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %s must be %s, not %s", method, field, jsonKind(te.Type.Kind().String()), te.Value)
-		}
-		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %v", method, err)
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s: %s", method, jsonrpc.ParamsProblem(err))
 	}
 	return nil
-}
-
-// jsonKind names a Go kind the way JSON does.
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "struct", "map":
-		return "an object"
-	case "slice", "array":
-		return "an array"
-	case "bool":
-		return "a boolean"
-	}
-	return "a number"
 }
 
 // listPage answers a list request (tools/list, resources/list, ...): it

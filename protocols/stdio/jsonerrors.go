@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
+
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
 )
 
 // encoding/json reports a broken request in its own words: "invalid
@@ -63,46 +64,15 @@ func syntaxProblem(err error) string {
 }
 
 // typeProblem says which key of a request holds a value of the wrong
-// type. err comes from json.Unmarshal into a Request.
+// type. err comes from json.Unmarshal into a Request. The wording is the
+// one the JSON-RPC servers use for their params (jsonrpc.ParamsProblem):
+// the key, the JSON type it must be, and what came instead.
 func typeProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || te.Field == "" {
 		return "request has a key of the wrong type: " + err.Error()
 	}
-	return fmt.Sprintf("request key %q must be %s, not %s", te.Field, jsonTypeOf(te.Type), jsonValue(te.Value))
-}
-
-// jsonTypeOf names the JSON type that decodes into a Go type.
-func jsonTypeOf(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "an object"
-}
-
-// jsonValue names what encoding/json found: "string", "number",
-// "number 1.5" (a number that does not fit), "bool", "array", "object".
-func jsonValue(v string) string {
-	switch v {
-	case "string", "number", "array", "object":
-		return jsonKind(v)
-	case "bool":
-		return "a boolean"
-	}
-	if n, ok := strings.CutPrefix(v, "number "); ok {
-		return n
-	}
-	return v
+	return "request key " + jsonrpc.ParamsProblem(te)
 }
 
 // jsonKindOf names the kind of a valid JSON value by its first byte.
