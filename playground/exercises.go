@@ -2,6 +2,7 @@ package playground
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -79,14 +80,14 @@ type loaded struct {
 // state reads the learner's progress. A progress file that cannot be
 // read shows as no progress with its Problem, which the pages show; it
 // is never replaced.
-func (x *exerciseSite) state() loaded {
+func (x *exerciseSite) state(l lang) loaded {
 	if x == nil || x.store == nil {
 		return loaded{}
 	}
 	st, err := x.store.Load()
 	if err != nil {
 		log.Printf("playground: reading progress: %v", err)
-		return loaded{Problem: err.Error()}
+		return loaded{Problem: problem(err, l)}
 	}
 	return loaded{State: st}
 }
@@ -110,18 +111,32 @@ func (x *exerciseSite) save(r *http.Request, change func(*progress.State)) (save
 	return true, nil
 }
 
-// problem is the text a page shows for progress that could not be
-// saved, or "".
-func problem(err error) string {
-	if err == nil {
+// problem is the text a page in l shows for progress that could not be
+// read or saved, or "". The store's errors are English, for the
+// terminal; a Russian page says the same in Russian.
+func problem(err error, l lang) string {
+	var corrupt *progress.CorruptError
+	var newer *progress.NewerError
+	switch {
+	case err == nil:
 		return ""
+	case l != ru:
+		return err.Error()
+	case errors.As(err, &corrupt):
+		return fmt.Sprintf("файл прогресса %s не читается (%v), поэтому прогресс нельзя ни показать, ни сохранить; "+
+			"файл оставлен как есть. Исправьте его или переименуйте (например, в %s.broken), чтобы начать заново",
+			corrupt.Path, corrupt.Err, filepath.Base(corrupt.Path))
+	case errors.As(err, &newer):
+		return fmt.Sprintf("файл прогресса %s записан более новым wirelab (формат %d; этот читает %d): "+
+			"обновите этот wirelab (в его клоне: git pull, затем go install .) или укажите в %s другую папку, чтобы вести для него отдельный прогресс",
+			newer.Path, newer.Format, newer.Reads, progress.HomeEnv)
 	}
-	return err.Error()
+	return "прогресс не удаётся прочитать или сохранить: " + err.Error()
 }
 
 func (x *exerciseSite) list(w http.ResponseWriter, r *http.Request) {
 	v := viewFor(w, r)
-	show(w, r, http.StatusOK, exerciseList(v, exerciseStrings(v.Lang), newProgressView(x.state()), x.course))
+	show(w, r, http.StatusOK, exerciseList(v, exerciseStrings(v.Lang), newProgressView(x.state(v.Lang)), x.course))
 }
 
 // exerciseView is one exercise's page.
@@ -160,7 +175,7 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 // is why the progress could not be saved, shown at the top; a progress
 // file that cannot be read is shown there anyway.
 func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageView, e exercises.Exercise, status int, problem string) {
-	st := x.state()
+	st := x.state(v.Lang)
 	p := st.Exercise(e.ID)
 	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: wire.IsLocalPeer(r), Problem: problem}
 	if ev.Problem == "" {
@@ -214,7 +229,8 @@ func (x *exerciseSite) hint(w http.ResponseWriter, r *http.Request) {
 	})
 	switch {
 	case err != nil:
-		x.showPage(w, r, viewFor(w, r), e, http.StatusInternalServerError, err.Error())
+		v := viewFor(w, r)
+		x.showPage(w, r, v, e, http.StatusInternalServerError, problem(err, v.Lang))
 		return
 	case !saved:
 		http.Error(w, "hints are counted in the progress of this machine's learner, which this page cannot change", http.StatusForbidden)
@@ -242,7 +258,7 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st := x.state()
+	st := x.state(v.Lang)
 	sv := solutionView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Problem: st.Problem, Local: wire.IsLocalPeer(r)}
 	passed := st.Exercise(e.ID).Passed
 	if !passed && r.Method != http.MethodPost {
@@ -261,7 +277,7 @@ func (x *exerciseSite) solution(w http.ResponseWriter, r *http.Request) {
 			st.SetExercise(e.ID, p)
 		})
 		if err != nil {
-			sv.Confirm, sv.Problem = true, err.Error()
+			sv.Confirm, sv.Problem = true, problem(err, v.Lang)
 			show(w, r, http.StatusInternalServerError, solutionPage(sv))
 			return
 		}
@@ -366,7 +382,7 @@ func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 		*frames.Result
 		Saved   bool   `json:"saved"`
 		Problem string `json:"problem,omitempty"` // why the pass was not saved
-	}{res, saved, problem(serr)})
+	}{res, saved, problem(serr, requestLang(r))})
 }
 
 // grade grades a code exercise in the learner's workspace and streams
@@ -384,7 +400,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusForbidden, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade "+e.ID)
 		return
 	}
-	st := x.state()
+	st := x.state(requestLang(r))
 	if st.Problem != "" {
 		// The workspace is found in the progress, and a pass could not
 		// be recorded in it.

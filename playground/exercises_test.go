@@ -409,6 +409,13 @@ func TestCorruptProgressPages(t *testing.T) {
 			t.Errorf("POST %s: %d %s\nwant 500 with %q", tt.path, code, body, sentence)
 		}
 	}
+	// A Russian page says it in Russian, with the file and what to do.
+	for _, path := range []string{"/?lang=ru", "/learn/?lang=ru", "/exercises/stdio-server?lang=ru"} {
+		code, body := fetchPage(t, srv.URL+path)
+		if code != http.StatusOK || !strings.Contains(body, "файл прогресса "+html.EscapeString(store.Path())+" не читается") || !strings.Contains(body, ".broken") {
+			t.Errorf("GET %s: %d, and the page does not say in Russian that the file cannot be read", path, code)
+		}
+	}
 	if b, _ := os.ReadFile(store.Path()); string(b) != broken {
 		t.Errorf("the progress file became %q", b)
 	}

@@ -1,6 +1,10 @@
 package playground
 
-import "github.com/wirelab/wirelab/playground/course"
+import (
+	"net/http"
+
+	"github.com/wirelab/wirelab/playground/course"
+)
 
 // lang is a language the pages are written in: the course's own, so
 // that a page and the lesson on it always agree.
@@ -17,6 +21,21 @@ func allLangs() []lang { return course.Langs() }
 
 // parseLang returns the language a value names ("en", "ru"), or false.
 func parseLang(s string) (lang, bool) { return course.ParseLang(s) }
+
+// requestLang is the language r asks for: its ?lang, else the language
+// cookie a page set, else English. A page's script asking the server
+// (a check, a grade, an answer to a question) gets its answers in it.
+func requestLang(r *http.Request) lang {
+	if l, ok := parseLang(r.URL.Query().Get("lang")); ok {
+		return l
+	}
+	if ck, err := r.Cookie(langCookie); err == nil {
+		if l, ok := parseLang(ck.Value); ok {
+			return l
+		}
+	}
+	return en
+}
 
 // uiText is every string the pages show that is not lesson text (the
 // few words a lesson's renderer adds are package course's). The

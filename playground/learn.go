@@ -147,7 +147,7 @@ func (l *lessonSite) courseMap(x *exerciseSite) http.HandlerFunc {
 		if x.keepsProgress(r) {
 			kept = "progress"
 		}
-		m := newMapView(l.lessons.In(v.Lang), x.state(), kept)
+		m := newMapView(l.lessons.In(v.Lang), x.state(v.Lang), kept)
 		m.Search = searchIndex(l.lessons.In(v.Lang))
 		// quiz.js counts the answers a browser keeps.
 		v.Scripts = append(v.Scripts[:len(v.Scripts):len(v.Scripts)], "/static/search.js", "/static/quiz.js")

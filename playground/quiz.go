@@ -90,7 +90,7 @@ func (x *exerciseSite) quizStateOf(r *http.Request, slug string, qs []course.Que
 		return s
 	}
 	s.Kept = "progress"
-	st := x.state()
+	st := x.state(requestLang(r))
 	s.Problem = st.Problem
 	for key, a := range st.Answers(slug) {
 		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= len(qs) {
@@ -153,7 +153,7 @@ func (l *lessonSite) quiz(x *exerciseSite) http.HandlerFunc {
 				kept = st.Answer(slug, body.Question, given, time.Now())
 				score = scoreOf(st.Answers(slug), ls.Quiz)
 			})
-			res.Saved, res.Problem = saved, problem(err)
+			res.Saved, res.Problem = saved, problem(err, requestLang(r))
 			if saved {
 				res.Answer, res.Score = answered(q, kept), &score
 			}

@@ -95,5 +95,5 @@ func (h *homeSite) page(w http.ResponseWriter, r *http.Request) {
 	if view.Classroom = h.classroom.panel(r, v.Lang); view.Classroom != nil {
 		v.Styles = append(v.Styles, "/static/classroom.css")
 	}
-	show(w, r, http.StatusOK, home(v, view, newProgressView(h.exercises.state())))
+	show(w, r, http.StatusOK, home(v, view, newProgressView(h.exercises.state(v.Lang))))
 }

@@ -178,6 +178,20 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// NewerError reports a progress file in a format newer than this wirelab
+// reads: a newer wirelab wrote it. Nothing is written over it.
+type NewerError struct {
+	Path   string
+	Format int // the file's format
+	Reads  int // the format this wirelab reads
+}
+
+func (e *NewerError) Error() string {
+	return fmt.Sprintf("progress file %s was written by a newer wirelab (format %d; this one reads %d): "+
+		"update this wirelab (in its clone: git pull, then go install .), or set %s to another folder to keep a separate progress for it",
+		e.Path, e.Format, e.Reads, HomeEnv)
+}
+
 // Store reads and updates one progress file.
 type Store struct {
 	path string
@@ -224,9 +238,7 @@ func (s *Store) Load() (State, error) {
 	case st.Version == 0:
 		return State{}, &CorruptError{Path: s.path, Err: errors.New(`no "version"`)}
 	case st.Version > formatVersion:
-		return State{}, fmt.Errorf("progress file %s was written by a newer wirelab (format %d; this one reads %d): "+
-			"update this wirelab (in its clone: git pull, then go install .), or set %s to another folder to keep a separate progress for it",
-			s.path, st.Version, formatVersion, HomeEnv)
+		return State{}, &NewerError{Path: s.path, Format: st.Version, Reads: formatVersion}
 	}
 	return st, nil
 }
