@@ -89,9 +89,10 @@ func (c *checker) a2aExchangeOf(e tap.Event, msg *jsonrpc.Request) *a2aExchange 
 	switch {
 	case !x.known:
 	case x.era == a2a10 && is03 && !is10:
-		c.find("a2a-method-version", e.Seq, "%s is a 0.3 method, sent with %s: %s", msg.Method, a2aVersionHeader, asked)
+		c.find("a2a-method-version", e.Seq, "%s is a 0.3 method, sent with %s: %s", "%s — метод 0.3, а отправлен с %s: %s", msg.Method, a2aVersionHeader, asked)
 	case x.era == a2a03 && is10 && !is03:
-		c.find("a2a-method-version", e.Seq, "%s is a 1.0 method, sent without %s: 1.0 (which means 0.3)", msg.Method, a2aVersionHeader)
+		c.find("a2a-method-version", e.Seq, "%s is a 1.0 method, sent without %s: 1.0 (which means 0.3)",
+			"%s — метод 1.0, а отправлен без %s: 1.0 (значит, как 0.3)", msg.Method, a2aVersionHeader)
 	}
 	return x
 }
@@ -100,7 +101,7 @@ func (c *checker) a2aExchangeOf(e tap.Event, msg *jsonrpc.Request) *a2aExchange 
 // states of the tasks it carries, and where a stream ends.
 func (c *checker) a2aResponse(e tap.Event, x *a2aExchange, msg *jsonrpc.Response) {
 	if x.stream && x.final != 0 {
-		c.find("a2a-after-final", e.Seq, "%s sends more after event %d ended the stream", x.method, x.final)
+		c.find("a2a-after-final", e.Seq, "%s sends more after event %d ended the stream", "%s присылает ещё, хотя событие %d уже закончило поток", x.method, x.final)
 	}
 	if msg.Error != nil {
 		x.refused = true
@@ -109,7 +110,8 @@ func (c *checker) a2aResponse(e tap.Event, x *a2aExchange, msg *jsonrpc.Response
 		return
 	}
 	if !x.known {
-		c.find("a2a-version", e.Seq, "%s: %q answered with a result, not VersionNotSupported (-32009)", a2aVersionHeader, x.asked)
+		c.find("a2a-version", e.Seq, "%s: %q answered with a result, not VersionNotSupported (-32009)",
+			"%s: %q, а в ответе результат, не VersionNotSupported (-32009)", a2aVersionHeader, x.asked)
 	}
 	for _, s := range a2aStates(msg.Result) {
 		switch {
@@ -121,12 +123,12 @@ func (c *checker) a2aResponse(e tap.Event, x *a2aExchange, msg *jsonrpc.Response
 		}
 		state, ok := a2aState(s.state, x.era)
 		if !ok {
-			c.find("a2a-state", e.Seq, "task %s: state %q is not a state of %s", s.task, s.state, x.era)
+			c.find("a2a-state", e.Seq, "task %s: state %q is not a state of %s", "задача %s: состояния %q нет в %s", s.task, s.state, x.era)
 			continue
 		}
 		if s.task != "" {
 			if last, seen := c.a2aTasks[s.task]; seen && a2aTerminal(last.state) && state != last.state {
-				c.find("a2a-terminal-left", e.Seq, "task %s was %s in event %d, now %s", s.task, last.state, last.event, state)
+				c.find("a2a-terminal-left", e.Seq, "task %s was %s in event %d, now %s", "задача %s была %s в событии %d, а теперь %s", s.task, last.state, last.event, state)
 			}
 			c.a2aTasks[s.task] = a2aSeen{state: state, event: e.Seq}
 		}
@@ -141,7 +143,8 @@ func (c *checker) a2aResponse(e tap.Event, x *a2aExchange, msg *jsonrpc.Response
 func (c *checker) a2aError(e tap.Event, x *a2aExchange, code int64) {
 	if !x.known {
 		if code != -32009 {
-			c.find("a2a-version", e.Seq, "%s: %q answered with error %d, not VersionNotSupported (-32009)", a2aVersionHeader, x.asked, code)
+			c.find("a2a-version", e.Seq, "%s: %q answered with error %d, not VersionNotSupported (-32009)",
+				"%s: %q, а в ответе ошибка %d, не VersionNotSupported (-32009)", a2aVersionHeader, x.asked, code)
 		}
 		return
 	}
@@ -151,9 +154,9 @@ func (c *checker) a2aError(e tap.Event, x *a2aExchange, code int64) {
 	name, ok := a2aErrors[code]
 	switch {
 	case !ok:
-		c.find("a2a-error-code", e.Seq, "error %d is not a code %s defines", code, x.era)
+		c.find("a2a-error-code", e.Seq, "error %d is not a code %s defines", "ошибки с кодом %d в %s нет", code, x.era)
 	case x.era == a2a03 && strings.HasSuffix(name, "(1.0)"):
-		c.find("a2a-error-code", e.Seq, "error %d (%s) is not a 0.3 code", code, name)
+		c.find("a2a-error-code", e.Seq, "error %d (%s) is not a 0.3 code", "ошибки %d (%s) в 0.3 нет", code, name)
 	}
 }
 
@@ -162,11 +165,11 @@ func (c *checker) a2aEnd(e tap.Event, x *a2aExchange) {
 	if !x.stream || x.final != 0 || e.Data != "" {
 		return // not a stream, ended as it should, or broken off (noted elsewhere)
 	}
-	last := x.lastState
-	if last == "" {
-		last = "no task state at all"
+	last := phrase{x.lastState, "на состоянии " + x.lastState}
+	if x.lastState == "" {
+		last = phrase{"no task state at all", "без единого состояния задачи"}
 	}
-	c.find("a2a-stream-unfinished", e.Seq, "%s's stream closed at %s", x.method, last)
+	c.find("a2a-stream-unfinished", e.Seq, "%s's stream closed at %s", "поток %s закрылся %s", x.method, last)
 }
 
 // a2aSeen is the last state a task was seen in.

@@ -27,10 +27,13 @@ type Finding struct {
 	Severity string `json:"severity"`
 	// Event is the Seq of the event that holds the message.
 	Event int `json:"event"`
-	// Detail says what exactly: the id, the tool, a diff.
-	Detail string `json:"detail,omitempty"`
-	EN     string `json:"en"`
-	RU     string `json:"ru"`
+	// Detail says what exactly: the id, the tool, a diff. DetailRU says
+	// the same in Russian; the words of the protocol (methods, ids,
+	// fields, codes) stay as on the wire in both.
+	Detail   string `json:"detail,omitempty"`
+	DetailRU string `json:"detail_ru,omitempty"`
+	EN       string `json:"en"`
+	RU       string `json:"ru"`
 }
 
 // Message is one JSON-RPC message found in a recording.
@@ -174,10 +177,54 @@ func (c *checker) conv(key string) *conversation {
 	return cv
 }
 
-func (c *checker) find(code string, event int, format string, args ...any) {
+// find adds a finding. en and ru are the detail's format in English
+// and in Russian, filled from the same args; an arg that is a phrase
+// gives each language its own words.
+func (c *checker) find(code string, event int, en, ru string, args ...any) {
 	r := rule(code)
 	c.report.Findings = append(c.report.Findings, Finding{Code: code, Severity: r.Severity, Event: event,
-		Detail: fmt.Sprintf(format, args...), EN: r.EN, RU: r.RU})
+		Detail: fmt.Sprintf(en, in(args, false)...), DetailRU: fmt.Sprintf(ru, in(args, true)...), EN: r.EN, RU: r.RU})
+}
+
+// phrase is an argument of a finding's detail worded in each language:
+// a side, a stream, a count with its noun.
+type phrase struct{ en, ru string }
+
+// in returns args with each phrase in English, or in Russian.
+func in(args []any, ru bool) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		p, ok := a.(phrase)
+		switch {
+		case !ok:
+			out[i] = a
+		case ru:
+			out[i] = p.ru
+		default:
+			out[i] = p.en
+		}
+	}
+	return out
+}
+
+// bytesOf is a count of bytes in each language: "5 bytes", "5 байт".
+func bytesOf(n int) phrase {
+	return phrase{fmt.Sprintf("%d bytes", n), fmt.Sprintf("%d %s", n, plural(n, "байт", "байта", "байт"))}
+}
+
+// plural picks the Russian form of a noun for a count: one (1, 21,
+// 101), few (2-4, 22-24) or many (0, 5-20, 25-30, 111-114).
+func plural(n int, one, few, many string) string {
+	if n < 0 {
+		n = -n
+	}
+	switch n10, n100 := n%10, n%100; {
+	case n10 == 1 && n100 != 11:
+		return one
+	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
+		return few
+	}
+	return many
 }
 
 // event takes one event of the recording.
@@ -188,7 +235,7 @@ func (c *checker) event(e tap.Event) {
 			return // logs: anything goes
 		}
 		if e.NoEOL {
-			c.find("cut-off", e.Seq, "%d bytes with no newline on %s", e.Size, streamName(e.Dir))
+			c.find("cut-off", e.Seq, "%s with no newline on %s", "%s без перевода строки в %s", bytesOf(e.Size), streamName(e.Dir))
 		}
 		if len(bytes.TrimSpace(e.Bytes())) == 0 && !e.Truncated {
 			return
@@ -211,7 +258,7 @@ func (c *checker) event(e tap.Event) {
 			c.convs["session:"+id] = cv
 		}
 		if e.Status == 502 && e.Data != "" {
-			c.find("relay-broken", e.Seq, "%s", e.Data)
+			c.find("relay-broken", e.Seq, "%s", "tap ответил 502: %s", e.Data)
 		}
 		if x := c.a2a[e.Exchange]; x != nil {
 			mt, _, _ := mime.ParseMediaType(e.Header.Get("Content-Type"))
@@ -226,7 +273,7 @@ func (c *checker) event(e tap.Event) {
 		if e.NoEOL {
 			// The connection ended in the middle: the host went away, or
 			// the upstream broke off. What arrived is not a message.
-			c.find("relay-broken", e.Seq, "%s cut off after %d bytes; not checked", e.Kind, e.Size)
+			c.find("relay-broken", e.Seq, "%s cut off after %s; not checked", "%s: обрыв после %s; не проверено", e.Kind, bytesOf(e.Size))
 			return
 		}
 		cv := c.exchangeConversation(c.reqs[e.Exchange])
@@ -241,10 +288,10 @@ func (c *checker) event(e tap.Event) {
 		}
 	case tap.KindNote:
 		if e.Refused {
-			c.find("tap-refused", e.Seq, "%s", e.Data)
+			c.find("tap-refused", e.Seq, "%s", "заметка tap: %s", e.Data)
 			return
 		}
-		c.find("relay-broken", e.Seq, "%s", e.Data)
+		c.find("relay-broken", e.Seq, "%s", "заметка tap: %s", e.Data)
 	}
 }
 
@@ -270,7 +317,7 @@ func (c *checker) exchangeConversation(req tap.Event) *conversation {
 // message checks one JSON-RPC message sent in direction e.Dir.
 func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool) {
 	if e.Truncated {
-		c.find("truncated", e.Seq, "%d bytes, %d recorded", e.Size, len(data))
+		c.find("truncated", e.Seq, "%s, %d recorded", "%s, записано %d", bytesOf(e.Size), len(data))
 		return
 	}
 	msg, bad := jsonrpc.Decode(data)
@@ -279,7 +326,7 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		if stdio && e.Dir == tap.In {
 			code = "stdout-noise"
 		}
-		c.find(code, e.Seq, "%s: %s", bad.Error.Message, quote(data))
+		c.find(code, e.Seq, "%s: %s", "%s: %s", decodeProblem(bad.Error), quote(data))
 		return
 	}
 	other := tap.In
@@ -310,7 +357,7 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		invalid := -1
 		if s := c.schemas.get(revision(m.Era)); s != nil && m.Era != "" {
 			if def, ok := s.methods[e.Dir][msg.Method]; ok {
-				invalid = c.validate(e, s.rev, def, data, msg.Method)
+				invalid = c.validate(e, s.rev, def, data, phrase{msg.Method, msg.Method})
 			}
 		}
 		if msg.IsNotification() {
@@ -320,7 +367,7 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 		}
 		m.ID = msg.ID.String()
 		if cv.used[e.Dir][m.ID] {
-			c.find("id-reused", e.Seq, "%s %s reuses id %s", sideName(e.Dir), msg.Method, m.ID)
+			c.find("id-reused", e.Seq, "%s %s reuses id %s", "%[1]s снова берёт id %[3]s, теперь для %[2]s", sideName(e.Dir), msg.Method, m.ID)
 		}
 		cv.used[e.Dir][m.ID] = true
 		var p struct {
@@ -339,7 +386,7 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 			// Every event of an A2A stream answers the one request.
 			m.Method, m.Era = x.method, x.era
 			if host := c.hostMessage[e.Exchange]; m.ID != host.id && !msg.ID.IsNull() {
-				c.find("unknown-id", e.Seq, "%s answers id %s in the exchange of request id %s", sideName(e.Dir), m.ID, host.id)
+				c.find("unknown-id", e.Seq, "%s answers id %s in the exchange of request id %s", "%s отвечает с id %s в обмене запроса с id %s", sideName(e.Dir), m.ID, host.id)
 			}
 			c.a2aResponse(e, x, msg)
 			break
@@ -367,13 +414,14 @@ func (c *checker) validateResponse(e tap.Event, req *request, msg *jsonrpc.Respo
 	if s == nil || req.era == "" {
 		return
 	}
-	what := "the answer to " + req.method
+	what := phrase{"the answer to " + req.method, "ответ на " + req.method}
 	if msg.Error != nil {
 		if req.invalid >= 0 {
 			// The request broke the schema, and the server said no, as it
 			// should: the finding is the requester's.
 			f := &c.report.Findings[req.invalid]
 			f.Detail += fmt.Sprintf(" (event %d refuses it: error %d)", e.Seq, msg.Error.Code)
+			f.DetailRU += fmt.Sprintf(" (событие %d отклоняет его: ошибка %d)", e.Seq, msg.Error.Code)
 			c.amended = append(c.amended, req.invalid)
 		}
 		c.validate(e, s.rev, "JSONRPCErrorResponse", data, what)
@@ -415,7 +463,7 @@ func (c *checker) requestEra(e tap.Event, msg *jsonrpc.Request, cv *conversation
 		cv.initialized = p.ProtocolVersion
 	case cv.initialized != "":
 	case e.Dir == tap.Out && !msg.IsNotification() && msg.Method != "ping" && msg.Method != "server/discover":
-		c.find("before-initialize", e.Seq, "%s before initialize", msg.Method)
+		c.find("before-initialize", e.Seq, "%s before initialize", "%s до initialize", msg.Method)
 		return ""
 	default:
 		return ""
@@ -432,7 +480,7 @@ func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, ot
 		// request of its own exchange.
 		switch host := c.hostMessage[e.Exchange]; {
 		case host.notification:
-			c.find("notification-answered", e.Seq, "answers the notification in event %d", host.event)
+			c.find("notification-answered", e.Seq, "answers the notification in event %d", "ответ на уведомление из события %d", host.event)
 			return
 		case host.id != "" && msg.Error != nil:
 			// An error before the message was read to its id: Streamable
@@ -442,12 +490,13 @@ func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, ot
 			delete(cv.pending[other], host.id)
 			return
 		}
-		c.find("unknown-id", e.Seq, "%s answers id null in exchange %d, whose request was not a request with an id", sideName(e.Dir), e.Exchange)
+		c.find("unknown-id", e.Seq, "%s answers id null in exchange %d, whose request was not a request with an id",
+			"%s отвечает с id null в обмене %d, хотя в нём был не запрос с id", sideName(e.Dir), e.Exchange)
 		return
 	}
 	if msg.ID.IsNull() {
 		if n, ok := cv.lastNotification[other]; ok {
-			c.find("notification-answered", e.Seq, "answers the notification in event %d", n)
+			c.find("notification-answered", e.Seq, "answers the notification in event %d", "ответ на уведомление из события %d", n)
 			delete(cv.lastNotification, other)
 			return
 		}
@@ -455,7 +504,8 @@ func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, ot
 			return
 		}
 	}
-	c.find("unknown-id", e.Seq, "%s answers id %s, which no %s request waits for", sideName(e.Dir), msg.ID, sideName(other))
+	c.find("unknown-id", e.Seq, "%s answers id %s, which no %s request waits for", "%s отвечает на id %s, но ни один запрос %s с таким id ответа не ждёт",
+		sideName(e.Dir), msg.ID, sideOf(other))
 }
 
 func (c *checker) notification(e tap.Event, msg *jsonrpc.Request, cv *conversation) {
@@ -471,7 +521,7 @@ func (c *checker) notification(e tap.Event, msg *jsonrpc.Request, cv *conversati
 	}
 	key := string(p.Token)
 	if last, ok := cv.progress[key]; ok && p.Progress <= last {
-		c.find("progress-backwards", e.Seq, "token %s: progress %v after %v", key, p.Progress, last)
+		c.find("progress-backwards", e.Seq, "token %s: progress %v after %v", "токен %s: progress %v после %v", key, p.Progress, last)
 	}
 	cv.progress[key] = p.Progress
 }
@@ -513,18 +563,40 @@ func sseData(event []byte) ([]byte, bool) {
 	return joined, len(bytes.TrimSpace(joined)) > 0
 }
 
-func streamName(dir string) string {
+func streamName(dir string) phrase {
 	if dir == tap.Out {
-		return "the server's stdin"
+		return phrase{"the server's stdin", "stdin сервера"}
 	}
-	return "the server's stdout"
+	return phrase{"the server's stdout", "stdout сервера"}
 }
 
-func sideName(dir string) string {
+// sideName names the side that sent in direction dir, as the subject of
+// a sentence.
+func sideName(dir string) phrase {
 	if dir == tap.Out {
-		return "host"
+		return phrase{"host", "хост"}
 	}
-	return "server"
+	return phrase{"server", "сервер"}
+}
+
+// sideOf names the side as its requests' owner: "host request",
+// "запрос хоста".
+func sideOf(dir string) phrase {
+	if dir == tap.Out {
+		return phrase{"host", "хоста"}
+	}
+	return phrase{"server", "сервера"}
+}
+
+// decodeProblem says why bytes are not a JSON-RPC message: in English
+// the message of the error a JSON-RPC peer answers them with; in Russian
+// the same, after what its code means.
+func decodeProblem(e *jsonrpc.Error) phrase {
+	ru := "не сообщение JSON-RPC"
+	if e.Code == jsonrpc.CodeParseError {
+		ru = "не JSON"
+	}
+	return phrase{e.Message, fmt.Sprintf("%s (%s)", ru, e.Message)}
 }
 
 // quote shows the start of some bytes in a finding.

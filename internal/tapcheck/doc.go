@@ -16,4 +16,7 @@
 // (Mcp-Session-Id); a request without a session is a conversation of its
 // own. Findings carry a code, the event's number, a severity, the
 // specifics, and an explanation in English and in Russian (rules.go).
+// The specifics come in both languages too: Detail in English, DetailRU
+// (detail_ru in JSON) in Russian, the protocol's words left as on the
+// wire in each.
 package tapcheck

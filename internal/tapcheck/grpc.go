@@ -98,10 +98,10 @@ func (c *checker) grpcCalls(events []tap.Event) {
 			c.report.Calls = append(c.report.Calls, Call{Event: event, Conn: conn.Conn, Stream: call.StreamID, Method: call.Method,
 				Status: call.Code.String(), Requests: len(call.Requests), Responses: len(call.Responses)})
 			if call.Trailers == nil && call.Code == codes.Unknown {
-				c.find("grpc-no-status", event, "%s on connection %d, stream %d", call.Method, conn.Conn, call.StreamID)
+				c.find("grpc-no-status", event, "%s on connection %d, stream %d", "%s в соединении %d, поток %d", call.Method, conn.Conn, call.StreamID)
 			}
 			if call.Trailers != nil && !slices.ContainsFunc(call.Trailers, func(h wire.HeaderField) bool { return h.Name == "grpc-status" }) {
-				c.find("grpc-status-missing", event, "%s on connection %d, stream %d", call.Method, conn.Conn, call.StreamID)
+				c.find("grpc-status-missing", event, "%s on connection %d, stream %d", "%s в соединении %d, поток %d", call.Method, conn.Conn, call.StreamID)
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func (k *Checker) End() []Change {
 	k.c.grpcCalls(k.frames)
 	k.frames = nil
 	if k.c.schemas.err != nil {
-		k.c.find("checker-error", 0, "%v", k.c.schemas.err)
+		k.c.find("checker-error", 0, "%v", "схема не загрузилась: %v", k.c.schemas.err)
 	}
 	return k.changes()
 }

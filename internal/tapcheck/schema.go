@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -173,7 +174,7 @@ func revision(era string) string {
 // validate checks one whole message, or part of it, against a definition
 // of the schema of rev, and reports what does not match. It returns the
 // index of the finding in the report, or -1.
-func (c *checker) validate(e tap.Event, rev, def string, instance []byte, what string) int {
+func (c *checker) validate(e tap.Event, rev, def string, instance []byte, what phrase) int {
 	s := c.schemas.get(rev)
 	if s == nil {
 		return -1 // a revision whose schema is not embedded
@@ -191,28 +192,32 @@ func (c *checker) validate(e tap.Event, rev, def string, instance []byte, what s
 	}
 	var verr *jsonschema.ValidationError
 	if err := compiled.Validate(doc); errors.As(err, &verr) {
-		c.find("schema", e.Seq, "%s does not match %s in the %s schema: %s", what, def, rev, strings.Join(leaves(verr, 3), "; "))
+		en, ru := leaves(verr, 3)
+		c.find("schema", e.Seq, "%s does not match %s in the %s schema: %s", "%s не соответствует %s в схеме %s: %s",
+			what, def, rev, phrase{strings.Join(en, "; "), strings.Join(ru, "; ")})
 		return len(c.report.Findings) - 1
 	}
 	return -1
 }
 
 // leaves returns the innermost failures of a validation, at most max, each
-// with where in the message it is. A failed anyOf (a content block that
-// is none of the kinds) lists why each branch failed, so the count is
-// bounded.
-func leaves(e *jsonschema.ValidationError, max int) []string {
+// with where in the message it is, in English and in Russian. A failed
+// anyOf (a content block that is none of the kinds) lists why each branch
+// failed, so the count is bounded.
+func leaves(e *jsonschema.ValidationError, max int) (out, ru []string) {
 	english := message.NewPrinter(language.English)
-	var out []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(out) >= max {
 			return
 		}
 		if len(e.Causes) == 0 {
-			s := fmt.Sprintf("at /%s: %s", strings.Join(e.InstanceLocation, "/"), e.ErrorKind.LocalizedString(english))
+			where := "/" + strings.Join(e.InstanceLocation, "/")
+			what := e.ErrorKind.LocalizedString(english)
+			s := fmt.Sprintf("at %s: %s", where, what)
 			if !slices.Contains(out, s) {
 				out = append(out, s)
+				ru = append(ru, fmt.Sprintf("в %s: %s", where, kindRU(e.ErrorKind, what)))
 			}
 			return
 		}
@@ -221,5 +226,30 @@ func leaves(e *jsonschema.ValidationError, max int) []string {
 		}
 	}
 	walk(e)
-	return out
+	return out, ru
+}
+
+// kindRU says in Russian why a value fails a schema, for the failures a
+// message most often has; the rest keep the validator's English.
+func kindRU(k jsonschema.ErrorKind, english string) string {
+	switch k := k.(type) {
+	case *kind.Required:
+		return "нет " + plural(len(k.Missing), "поля", "полей", "полей") + " " + quoted(k.Missing)
+	case *kind.AdditionalProperties:
+		return plural(len(k.Properties), "лишнее поле", "лишние поля", "лишние поля") + " " + quoted(k.Properties)
+	case *kind.Type:
+		return fmt.Sprintf("тип %s, а нужен %s", k.Got, strings.Join(k.Want, " или "))
+	case *kind.FalseSchema:
+		return "здесь схема не допускает никакого значения"
+	}
+	return english
+}
+
+// quoted lists names as the validator quotes them: 'a', 'b'.
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	return strings.Join(q, ", ")
 }

@@ -3,6 +3,7 @@ package tapcheck
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -72,13 +73,14 @@ func (c *checker) toolList(e tap.Event, result json.RawMessage) {
 			continue
 		}
 		if seen {
-			c.find("tool-changed", e.Seq, "tool %q:\n%s", def.Name, tap.DiffLines(old.canonical, canonical))
+			c.find("tool-changed", e.Seq, "tool %q:\n%s", "инструмент %q:\n%s", def.Name, tap.DiffLines(old.canonical, canonical))
 		}
 		c.tools[def.Name] = &tool{canonical: canonical, output: def.OutputSchema}
 		if n := utf8.RuneCountInString(def.Description); n > maxDescription {
-			c.find("long-description", e.Seq, "tool %q: %d characters", def.Name, n)
+			c.find("long-description", e.Seq, "tool %q: %s", "инструмент %q: %s", def.Name,
+				phrase{fmt.Sprintf("%d characters", n), fmt.Sprintf("%d %s", n, plural(n, "символ", "символа", "символов"))})
 		}
-		c.scanText(e, fmt.Sprintf("tool %q", def.Name), raw)
+		c.scanText(e, phrase{fmt.Sprintf("tool %q", def.Name), fmt.Sprintf("инструмент %q", def.Name)}, raw)
 		// Results that came before any list described their tool (a
 		// host that sent both at once) are checked now.
 		early := c.early[def.Name]
@@ -103,9 +105,9 @@ func (c *checker) toolResult(e tap.Event, name string, result json.RawMessage) {
 	if r.ResultType != "" && r.ResultType != "complete" {
 		return // input_required: not the tool's output yet
 	}
-	c.scanText(e, fmt.Sprintf("result of %q", name), r.Content)
+	c.scanText(e, phrase{fmt.Sprintf("result of %q", name), fmt.Sprintf("результат %q", name)}, r.Content)
 	if r.IsError {
-		c.find("tool-error", e.Seq, "tool %q", name)
+		c.find("tool-error", e.Seq, "tool %q", "инструмент %q", name)
 		return // the output schema binds successful results only
 	}
 	if c.tools[name] == nil {
@@ -137,7 +139,7 @@ func (c *checker) checkStructured(e tap.Event, name string, result json.RawMessa
 		return
 	}
 	if len(r.StructuredContent) == 0 || string(r.StructuredContent) == "null" {
-		c.find("structured-content-missing", e.Seq, "tool %q declares an outputSchema", name)
+		c.find("structured-content-missing", e.Seq, "tool %q declares an outputSchema", "инструмент %q объявил outputSchema", name)
 		return
 	}
 	if s := t.compile(); s != nil {
@@ -146,7 +148,13 @@ func (c *checker) checkStructured(e tap.Event, name string, result json.RawMessa
 			err = s.Validate(doc)
 		}
 		if err != nil {
-			c.find("structured-content-invalid", e.Seq, "tool %q: %v", name, err)
+			why := phrase{err.Error(), err.Error()}
+			var verr *jsonschema.ValidationError
+			if errors.As(err, &verr) {
+				_, ru := leaves(verr, 3)
+				why.ru = strings.Join(ru, "; ")
+			}
+			c.find("structured-content-invalid", e.Seq, "tool %q: %s", "инструмент %q: %s", name, why)
 		}
 	}
 }
@@ -181,18 +189,18 @@ func (t *tool) compile() *outputSchema {
 // scanText looks at every string inside raw (a tool definition: name,
 // description, schema descriptions; or a result's content) for
 // instructions and hidden characters, and reports each kind once.
-func (c *checker) scanText(e tap.Event, what string, raw json.RawMessage) {
+func (c *checker) scanText(e tap.Event, what phrase, raw json.RawMessage) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return
 	}
-	var phrase string
+	var found string // the first instruction found
 	var hidden []string
 	walkStrings(v, func(s string) {
 		lower := strings.ToLower(s)
 		for _, p := range instructions {
-			if phrase == "" && strings.Contains(lower, p) {
-				phrase = p
+			if found == "" && strings.Contains(lower, p) {
+				found = p
 			}
 		}
 		for _, r := range s {
@@ -201,11 +209,11 @@ func (c *checker) scanText(e tap.Event, what string, raw json.RawMessage) {
 			}
 		}
 	})
-	if phrase != "" {
-		c.find("model-instructions", e.Seq, "%s contains %q", what, phrase)
+	if found != "" {
+		c.find("model-instructions", e.Seq, "%s contains %q", "%s содержит %q", what, found)
 	}
 	if len(hidden) > 0 {
-		c.find("hidden-characters", e.Seq, "%s contains %s", what, strings.Join(hidden, " "))
+		c.find("hidden-characters", e.Seq, "%s contains %s", "%s содержит %s", what, strings.Join(hidden, " "))
 	}
 }
 
