@@ -46,19 +46,40 @@ func hintCmd(args []string, env Env) (int, error) {
 		return exitFailure, err
 	}
 
+	say := hintWords[*lang]
 	if shown < len(hints) {
-		fmt.Fprintf(env.Stdout, "Hint %d of %d for %s:\n%s\n", shown+1, len(hints), e.ID, hints[shown])
+		fmt.Fprintf(env.Stdout, say.one+"\n%s\n", shown+1, len(hints), e.ID, hints[shown])
 		if shown+1 < len(hints) {
-			fmt.Fprintf(env.Stdout, "(`wirelab hint %s` again for the next one)\n", e.ID)
+			fmt.Fprintf(env.Stdout, say.next+"\n", e.ID)
 		}
 		return exitOK, nil
 	}
-	fmt.Fprintf(env.Stdout, "All %d hints for %s:\n", len(hints), e.ID)
+	fmt.Fprintf(env.Stdout, say.all+"\n", len(hints), e.ID)
 	for i, h := range hints {
 		fmt.Fprintf(env.Stdout, "%d. %s\n", i+1, h)
 	}
 	if e.Kind == exercises.Code {
-		fmt.Fprintf(env.Stdout, "The reference solution is in solutions/%s of the wirelab repository.\n", e.ID)
+		fmt.Fprintf(env.Stdout, say.solution+"\n", e.ID)
 	}
 	return exitOK, nil
+}
+
+// hintWords are the lines hint prints around the hints, by language:
+// formats filled with the same arguments in each, in the same order.
+var hintWords = map[string]struct{ one, next, all, solution string }{
+	"en": {
+		one:      "Hint %d of %d for %s:",
+		next:     "(`wirelab hint %s` again for the next one)",
+		all:      "All %d hints for %s:",
+		solution: "The reference solution is in solutions/%s of the wirelab repository.",
+	},
+	// The next hint is asked for with --lang ru, so that it is Russian
+	// too; "all" names the count after the exercise, so that the noun
+	// needs no plural form.
+	"ru": {
+		one:      "Подсказка %d из %d к %s:",
+		next:     "(следующая — снова `wirelab hint --lang ru %s`)",
+		all:      "Все подсказки к %[2]s (%[1]d):",
+		solution: "Эталонное решение — в solutions/%s репозитория wirelab.",
+	},
 }

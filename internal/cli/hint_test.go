@@ -34,9 +34,23 @@ func TestHint(t *testing.T) {
 		t.Errorf("%d hints recorded, want 3", n)
 	}
 
+	// In Russian, every line is: the hint, and the words around it.
+	ru, _ := exercises.ByID("frames-mcp-version")
+	n := len(ru.Hints.In("ru"))
 	code, stdout, _ = run(t, "", "hint", "--lang", "ru", "frames-mcp-version")
-	if code != 0 || !strings.Contains(stdout, "Отправьте initialize") {
-		t.Errorf("in Russian: exit %d, stdout:\n%s", code, stdout)
+	want := fmt.Sprintf("Подсказка 1 из %d к frames-mcp-version:\n%s\n(следующая — снова `wirelab hint --lang ru frames-mcp-version`)\n", n, ru.Hints.In("ru")[0])
+	if code != 0 || !strings.Contains(stdout, "Отправьте initialize") || stdout != want {
+		t.Errorf("in Russian: exit %d, stdout:\n%s\nwant:\n%s", code, stdout, want)
+	}
+	for range n {
+		code, stdout, _ = run(t, "", "hint", "--lang", "ru", "frames-mcp-version")
+	}
+	if want := fmt.Sprintf("Все подсказки к frames-mcp-version (%d):\n1. ", n); code != 0 || !strings.HasPrefix(stdout, want) || strings.Contains(stdout, "hints for") {
+		t.Errorf("all in Russian: exit %d, stdout:\n%s\nwant it to start with %q", code, stdout, want)
+	}
+	code, stdout, _ = run(t, "", "hint", "--lang", "ru", "stdio-server")
+	if want := "Эталонное решение — в solutions/stdio-server репозитория wirelab.\n"; code != 0 || !strings.HasSuffix(stdout, want) {
+		t.Errorf("a solved code exercise in Russian: exit %d, stdout:\n%s\nwant it to end with %q", code, stdout, want)
 	}
 }
 

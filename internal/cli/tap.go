@@ -292,12 +292,45 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// summaryLineRU is summaryLine in Russian.
+func summaryLineRU(r *tapcheck.Report) string {
+	what := countRU(len(r.Messages), "сообщение", "сообщения", "сообщений")
+	if len(r.Calls) > 0 {
+		what = countRU(len(r.Calls), "вызов", "вызова", "вызовов") + " gRPC"
+	}
+	return fmt.Sprintf("%s; %s, %s, %s", what,
+		countRU(r.Count(tapcheck.SeverityError), "ошибка", "ошибки", "ошибок"),
+		countRU(r.Count(tapcheck.SeverityWarning), "предупреждение", "предупреждения", "предупреждений"),
+		countRU(r.Count(tapcheck.SeverityNote), "заметка", "заметки", "заметок"))
+}
+
+// countRU is count in Russian, where a noun after a number takes one of
+// three forms: one for 1, 21, 101 (1 ошибка), few for 2-4, 22-24
+// (2 ошибки), many for 0, 5-20, 25-30, 111-114 (5 ошибок, 11 ошибок).
+func countRU(n int, one, few, many string) string {
+	form := many
+	switch n10, n100 := n%10, n%100; {
+	case n10 == 1 && n100 != 11:
+		form = one
+	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
+		form = few
+	}
+	return fmt.Sprintf("%d %s", n, form)
+}
+
+// severityRU names a finding's severity in Russian.
+var severityRU = map[string]string{
+	tapcheck.SeverityError:   "ошибка",
+	tapcheck.SeverityWarning: "предупреждение",
+	tapcheck.SeverityNote:    "заметка",
+}
+
 // tapCheckCmd is `wirelab tap check FILE`: the findings of a recording,
 // each explained. Exit 1 when there is an error or a warning.
 func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("tap check")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	lang := fs.String("lang", "en", "language of the explanations: en or ru")
+	lang := fs.String("lang", "en", "language of the findings and their explanations: en or ru")
 	wireView := fs.Bool("wire", false, "gRPC: print every frame of each connection, and each message field by field and as JSON")
 	reflect := fs.String("reflect", "", "gRPC: ask this host:port for descriptors by reflection (default: the tapped server)")
 	caFile := fs.String("cacert", "", "gRPC: trust this CA (PEM) when asking for descriptors over TLS")
@@ -310,6 +343,10 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 	} else if file == "" || fs.NArg() > 0 {
 		return exitUsage, usageErrorf("tap check takes one recording")
 	}
+	if err := checkLang(*lang); err != nil {
+		return exitUsage, err
+	}
+	ru := *lang == "ru"
 	events, err := readRecording(file)
 	if err != nil {
 		return exitFailure, err
@@ -320,7 +357,7 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 		if err != nil {
 			return exitUsage, err
 		}
-		printGRPC(ctx, env.Stdout, events, target, creds, *wireView)
+		printGRPC(ctx, env.Stdout, events, target, creds, *wireView, ru)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
@@ -328,13 +365,17 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 		enc.Encode(r)
 	} else {
 		for _, f := range r.Findings {
-			why := f.EN
-			if *lang == "ru" {
-				why = f.RU
+			if ru {
+				fmt.Fprintf(env.Stdout, "событие %d: %s %s: %s\n    %s\n", f.Event, severityRU[f.Severity], f.Code, f.DetailRU, f.RU)
+				continue
 			}
-			fmt.Fprintf(env.Stdout, "event %d: %s %s: %s\n    %s\n", f.Event, f.Severity, f.Code, f.Detail, why)
+			fmt.Fprintf(env.Stdout, "event %d: %s %s: %s\n    %s\n", f.Event, f.Severity, f.Code, f.Detail, f.EN)
 		}
-		fmt.Fprintln(env.Stdout, summaryLine(r))
+		if ru {
+			fmt.Fprintln(env.Stdout, summaryLineRU(r))
+		} else {
+			fmt.Fprintln(env.Stdout, summaryLine(r))
+		}
 	}
 	if r.Count(tapcheck.SeverityError)+r.Count(tapcheck.SeverityWarning) > 0 {
 		return exitToolError, nil

@@ -342,3 +342,131 @@ func (b *bodyRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return b.base.RoundTrip(r)
 }
+
+// TestTapCheckRussian: with --lang ru, tap check says everything in
+// Russian: each finding's severity and detail, its explanation, and the
+// count, with the noun's form agreeing with the number. Without it, the
+// output is the English it always was.
+func TestTapCheckRussian(t *testing.T) {
+	lines := []struct{ dir, data string }{
+		{"out", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}, // before initialize
+		{"out", `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`},
+		{"in", `starting up`},
+		{"in", `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+		{"in", `{"jsonrpc":"2.0","id":null,"result":{}}`},
+		{"out", `{"jsonrpc":"2.0","id":4,"method":"ping"}`},
+		{"in", `{"jsonrpc":"2.0","id":99,"result":{}}`},
+		{"out", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wc"}}`},
+		{"in", `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"no"}],"isError":true}}`},
+	}
+	var rec strings.Builder
+	rec.WriteString(`{"seq":1,"t":"2026-01-01T00:00:00Z","kind":"start","command":["server"],"format":"wirelab-tap/1"}` + "\n")
+	for i, l := range lines {
+		data, _ := json.Marshal(l.data)
+		rec.WriteString(`{"seq":` + strconv.Itoa(i+2) + `,"t":"2026-01-01T00:00:00Z","dir":"` + l.dir + `","kind":"line","data":` + string(data) + "}\n")
+	}
+	file := filepath.Join(t.TempDir(), "rec.jsonl")
+	if err := os.WriteFile(file, []byte(rec.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	code, en, _ := run(t, "", "tap", "check", file)
+	wantEN := []string{
+		"event 2: error before-initialize: tools/list before initialize\n",
+		"event 4: error stdout-noise: parse error: not valid JSON: \"starting up\"\n",
+		"event 7: error notification-answered: answers the notification in event 6\n",
+		"event 9: error unknown-id: server answers id 99, which no host request waits for\n",
+		"event 11: note tool-error: tool \"wc\"\n",
+		"\n9 messages; 4 errors, 0 warnings, 1 note\n",
+	}
+	for _, w := range wantEN {
+		if code != exitToolError || !strings.Contains(en, w) {
+			t.Errorf("tap check: exit %d, want 1 and %q in:\n%s", code, w, en)
+		}
+	}
+
+	code, ru, _ := run(t, "", "tap", "check", "--lang", "ru", file)
+	if code != exitToolError {
+		t.Errorf("tap check --lang ru: exit %d, want 1", code)
+	}
+	r := tapcheck.Check(mustRead(t, file))
+	var heads []string
+	for _, l := range strings.Split(ru, "\n") {
+		if strings.HasPrefix(l, "событие ") {
+			heads = append(heads, l)
+		}
+		if strings.HasPrefix(l, "event ") || strings.Contains(l, "messages;") {
+			t.Errorf("an English line in Russian output: %q", l)
+		}
+	}
+	if len(heads) != len(r.Findings) || len(heads) == 0 {
+		t.Fatalf("%d finding lines for %d findings:\n%s", len(heads), len(r.Findings), ru)
+	}
+	for i, f := range r.Findings {
+		_, detail, _ := strings.Cut(heads[i], " "+f.Code+": ")
+		if detail == "" || detail == f.Detail || !strings.ContainsFunc(detail, func(r rune) bool { return r >= 'а' && r <= 'я' }) {
+			t.Errorf("finding %s: Russian line %q, English detail %q", f.Code, heads[i], f.Detail)
+		}
+		if !strings.Contains(ru, "\n    "+f.RU+"\n") {
+			t.Errorf("finding %s: no explanation in Russian", f.Code)
+		}
+	}
+	for _, w := range []string{
+		"событие 2: ошибка before-initialize: tools/list до initialize\n",
+		"событие 9: ошибка unknown-id: сервер отвечает на id 99, но ни один запрос хоста с таким id ответа не ждёт\n",
+		"событие 11: заметка tool-error: инструмент \"wc\"\n",
+		"\n9 сообщений; 4 ошибки, 0 предупреждений, 1 заметка\n",
+	} {
+		if !strings.Contains(ru, w) {
+			t.Errorf("tap check --lang ru: want %q in:\n%s", w, ru)
+		}
+	}
+
+	if code, _, stderr := run(t, "", "tap", "check", "--lang", "de", file); code != exitUsage || !strings.Contains(stderr, `--lang "de"`) {
+		t.Errorf("--lang de: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+}
+
+func mustRead(t *testing.T, file string) []tap.Event {
+	t.Helper()
+	events, err := readRecording(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// TestSummaryLineRU: the nouns of the summary agree with their numbers
+// as Russian wants: one form for 1 and 21, another for 2 and 22, a third
+// for 5 and for 11.
+func TestSummaryLineRU(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{0, "0 сообщений; 0 ошибок, 0 предупреждений, 0 заметок"},
+		{1, "1 сообщение; 1 ошибка, 1 предупреждение, 1 заметка"},
+		{2, "2 сообщения; 2 ошибки, 2 предупреждения, 2 заметки"},
+		{5, "5 сообщений; 5 ошибок, 5 предупреждений, 5 заметок"},
+		{11, "11 сообщений; 11 ошибок, 11 предупреждений, 11 заметок"},
+		{12, "12 сообщений; 12 ошибок, 12 предупреждений, 12 заметок"},
+		{21, "21 сообщение; 21 ошибка, 21 предупреждение, 21 заметка"},
+		{22, "22 сообщения; 22 ошибки, 22 предупреждения, 22 заметки"},
+		{111, "111 сообщений; 111 ошибок, 111 предупреждений, 111 заметок"},
+	} {
+		r := &tapcheck.Report{Messages: make([]tapcheck.Message, tt.n)}
+		for _, s := range []string{tapcheck.SeverityError, tapcheck.SeverityWarning, tapcheck.SeverityNote} {
+			for range tt.n {
+				r.Findings = append(r.Findings, tapcheck.Finding{Severity: s})
+			}
+		}
+		if got := summaryLineRU(r); got != tt.want {
+			t.Errorf("%d of each: %q, want %q", tt.n, got, tt.want)
+		}
+	}
+	r := &tapcheck.Report{Calls: make([]tapcheck.Call, 21)}
+	if got, want := summaryLineRU(r), "21 вызов gRPC; 0 ошибок, 0 предупреждений, 0 заметок"; got != want {
+		t.Errorf("calls: %q, want %q", got, want)
+	}
+}

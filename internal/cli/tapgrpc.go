@@ -27,8 +27,10 @@ const reflectTimeout = 5 * time.Second
 // and as JSON, as `wirelab client grpc --wire` prints a call it made.
 // Descriptors come from the recording when the tap got them, else by
 // reflection from target (host:port), the tapped server unless told
-// otherwise; when it cannot answer, fields are shown by number.
-func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target string, creds credentials.TransportCredentials, full bool) {
+// otherwise; when it cannot answer, fields are shown by number. With ru,
+// the lines it words itself are in Russian; a call's own print (package
+// wire) is not.
+func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target string, creds credentials.TransportCredentials, full, ru bool) {
 	calls := tapcheck.Connections(events, nil)
 	if len(calls) == 0 {
 		return
@@ -41,6 +43,10 @@ func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target stri
 		var problems []string
 		files, problems = reflectAll(ctx, target, creds, calls)
 		for _, p := range problems {
+			if ru {
+				fmt.Fprintf(w, "нет дескрипторов, поля показаны по номерам: %s\n", p)
+				continue
+			}
 			fmt.Fprintf(w, "no descriptors, fields shown by number: %s\n", p)
 		}
 		calls = tapcheck.Connections(events, files)
@@ -48,18 +54,32 @@ func printGRPC(ctx context.Context, w io.Writer, events []tap.Event, target stri
 	for _, c := range calls {
 		if !full {
 			for _, call := range c.Calls {
+				if ru {
+					fmt.Fprintf(w, "соединение %d, поток %d: %s %s, %s, %s\n", c.Conn, call.StreamID, call.Method, call.Code,
+						countRU(len(call.Requests), "запрос", "запроса", "запросов"), countRU(len(call.Responses), "ответ", "ответа", "ответов"))
+					continue
+				}
 				fmt.Fprintf(w, "connection %d, stream %d: %s %s, %s, %s\n", c.Conn, call.StreamID, call.Method, call.Code,
 					count(len(call.Requests), "request", "requests"), count(len(call.Responses), "response", "responses"))
 			}
 			continue
 		}
-		fmt.Fprintf(w, "connection %d: %s, %s; the connection's own frames (stream 0):\n", c.Conn,
-			count(len(c.Frames), "frame", "frames"), count(len(c.Calls), "call", "calls"))
+		if ru {
+			fmt.Fprintf(w, "соединение %d: %s, %s; кадры самого соединения (поток 0):\n", c.Conn,
+				countRU(len(c.Frames), "кадр", "кадра", "кадров"), countRU(len(c.Calls), "вызов", "вызова", "вызовов"))
+		} else {
+			fmt.Fprintf(w, "connection %d: %s, %s; the connection's own frames (stream 0):\n", c.Conn,
+				count(len(c.Frames), "frame", "frames"), count(len(c.Calls), "call", "calls"))
+		}
+		event := "event"
+		if ru {
+			event = "событие"
+		}
 		for i, f := range c.Frames {
 			if f.StreamID != 0 {
 				continue
 			}
-			fmt.Fprintf(w, "  event %d: %s %s len=%d", c.Events[i], f.Dir, f.Type, f.Length)
+			fmt.Fprintf(w, "  %s %d: %s %s len=%d", event, c.Events[i], f.Dir, f.Type, f.Length)
 			for _, flag := range f.Flags {
 				fmt.Fprintf(w, " %s", flag)
 			}

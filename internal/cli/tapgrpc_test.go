@@ -249,6 +249,12 @@ func TestTapGRPC(t *testing.T) {
 			if want := "/tools.v1.ToolServer/ExecuteTool OK, 1 request, 1 response\n"; code != 0 || !strings.Contains(out, want) {
 				t.Errorf("tap check: exit %d, want 0 and %q in:\n%s", code, want, out)
 			}
+			code, out, _ = exe(t, "", "tap", "check", "--lang", "ru", record)
+			for _, want := range []string{"соединение 1, поток 1: /tools.v1.ToolServer/ExecuteTool OK, 1 запрос, 1 ответ\n", "\n2 вызова gRPC; 0 ошибок, 0 предупреждений, 0 заметок\n"} {
+				if code != 0 || !strings.Contains(out, want) {
+					t.Errorf("tap check --lang ru: exit %d, want 0 and %q in:\n%s", code, want, out)
+				}
+			}
 			// HAR holds HTTP exchanges, not HTTP/2 frames.
 			code, out, stderr := exe(t, "", "tap", "export", "--har", record)
 			if want := "is a recording of the gRPC relay, which keeps HTTP/2 frames"; code != exitToolError || out != "" || !strings.Contains(stderr, want) {
