@@ -526,8 +526,14 @@ function markFindings(tr, findings) {
   const mark = document.createElement("span");
   mark.className = "finding-mark finding-" + w;
   mark.textContent = (w === "note" ? "ℹ " : "⚠ ") + findings.map((f) => f.code).join(", ");
-  mark.title = findings.map((f) => FT.severity[f.severity] + " " + f.code + ": " + f.detail).join("\n");
+  mark.title = findings.map((f) => FT.severity[f.severity] + " " + f.code + ": " + findingDetail(f)).join("\n");
   tr.querySelector(".summary").append(" ", mark);
+}
+
+// findingDetail is what exactly a finding found, in the page's language
+// (the check writes it in both).
+function findingDetail(f) {
+  return (ru && f.detail_ru) || f.detail;
 }
 
 // explainFindings shows, above the selected row's bytes, what the
@@ -549,7 +555,7 @@ function explainFindings(r) {
     const head = document.createElement("p");
     const code = document.createElement("strong");
     code.textContent = FT.severity[f.severity] + " " + f.code;
-    head.append(code, ": " + f.detail);
+    head.append(code, ": " + findingDetail(f));
     const why = document.createElement("p");
     why.textContent = ru ? f.ru : f.en;
     item.append(head, why);
