@@ -70,3 +70,27 @@ func jsonValue(v string) string {
 	}
 	return v
 }
+
+// ValueKind names the kind of a JSON value by its first byte, as the
+// messages above name types: "a string", "an object", "an array", "a
+// boolean", "null" or "a number" ("nothing" for no bytes at all). The
+// value is not checked beyond that byte.
+func ValueKind(v json.RawMessage) string {
+	s := strings.TrimSpace(string(v))
+	if s == "" {
+		return "nothing"
+	}
+	switch s[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

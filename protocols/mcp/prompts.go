@@ -131,34 +131,12 @@ func stringArguments(raw json.RawMessage) error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.Arguments)) {
 		v := p.Arguments[name]
-		if kind := jsonValueKind(v); kind != "a string" && kind != "null" {
+		if kind := jsonrpc.ValueKind(v); kind != "a string" && kind != "null" {
 			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 				"invalid params: prompts/get: argument %q must be a string, not %s; every prompt argument is a string", name, kind)
 		}
 	}
 	return nil
-}
-
-// jsonValueKind names the kind of a JSON value by its first byte, the
-// way jsonKind does: "a string", "an object", "a number", ...
-func jsonValueKind(v json.RawMessage) string {
-	s := strings.TrimSpace(string(v))
-	if s == "" {
-		return "nothing"
-	}
-	switch s[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 func (s *Server) prompt(name string) (prompt, bool) {

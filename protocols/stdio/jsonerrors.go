@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,29 +72,4 @@ func typeProblem(err error) string {
 		return "request has a key of the wrong type: " + err.Error()
 	}
 	return "request key " + jsonrpc.ParamsProblem(te)
-}
-
-// jsonKindOf names the kind of a valid JSON value by its first byte.
-func jsonKindOf(value []byte) string {
-	switch bytes.TrimSpace(value)[0] {
-	case '{':
-		return jsonKind("object")
-	case '[':
-		return jsonKind("array")
-	case '"':
-		return jsonKind("string")
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return jsonKind("number")
-}
-
-// jsonKind puts the article before a JSON type's name.
-func jsonKind(name string) string {
-	if strings.IndexByte("aeiou", name[0]) >= 0 {
-		return "an " + name
-	}
-	return "a " + name
 }

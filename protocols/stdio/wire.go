@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wirelab/wirelab/protocols/jsonrpc"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -94,7 +95,7 @@ func ParseRequest(line []byte) (Request, *Error) {
 	// too, rather than later as a request with no name.
 	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
 		return Request{}, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
-			`request is %s, not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`, jsonKindOf(line))}
+			`request is %s, not an object; a request looks like {"name":"word_count","args":{"text":"hi"}}`, jsonrpc.ValueKind(line))}
 	}
 	var unknown []string
 	for k := range fields {
