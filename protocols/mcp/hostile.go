@@ -174,13 +174,8 @@ func (h *hostile) pull(x *exchange) {
 	for ss := range s.sessions {
 		sessions = append(sessions, ss)
 	}
-	var hearing []*listener
-	for l := range s.listeners {
-		if l.tools {
-			hearing = append(hearing, l)
-		}
-	}
 	s.mu.Unlock()
+	hearing := s.hearing(func(l *listener) bool { return l.tools })
 	for _, ss := range sessions {
 		if !ss.ready() {
 			continue // no session opened: nothing was promised

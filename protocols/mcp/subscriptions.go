@@ -175,17 +175,24 @@ func (ss *session) listen(ctx context.Context, x *exchange, raw json.RawMessage)
 	}
 }
 
-// updated tells every listen stream that hears about uri that it changed.
-func (s *Server) updated(uri string) {
+// hearing returns the open listen streams that hear what about says.
+// They are sent to after the lock is let go: a stream's send may wait on
+// its client.
+func (s *Server) hearing(about func(*listener) bool) []*listener {
 	s.mu.Lock()
-	var hearing []*listener
+	defer s.mu.Unlock()
+	var ls []*listener
 	for l := range s.listeners {
-		if slices.Contains(l.uris, uri) {
-			hearing = append(hearing, l)
+		if about(l) {
+			ls = append(ls, l)
 		}
 	}
-	s.mu.Unlock()
-	for _, l := range hearing {
+	return ls
+}
+
+// updated tells every listen stream that hears about uri that it changed.
+func (s *Server) updated(uri string) {
+	for _, l := range s.hearing(func(l *listener) bool { return slices.Contains(l.uris, uri) }) {
 		params, _ := json.Marshal(struct {
 			Meta json.RawMessage `json:"_meta"`
 			URI  string          `json:"uri"`
@@ -199,14 +206,7 @@ func (s *Server) updated(uri string) {
 // under its lock, so the states reach each stream in the order they
 // came about.
 func (s *Server) taskChanged(id string, view func() Task) {
-	s.mu.Lock()
-	var hearing []*listener
-	for l := range s.listeners {
-		if slices.Contains(l.tasks, id) {
-			hearing = append(hearing, l)
-		}
-	}
-	s.mu.Unlock()
+	hearing := s.hearing(func(l *listener) bool { return slices.Contains(l.tasks, id) })
 	if len(hearing) == 0 {
 		return
 	}
