@@ -6,12 +6,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/trickle"
 	"github.com/wirelab/wirelab/protocols/a2a"
 )
 
@@ -43,34 +42,10 @@ func rawConn(t *testing.T) net.Conn {
 func TestTrickledRequest(t *testing.T) {
 	conn := rawConn(t)
 	body := `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"sent one byte at a time"}}`
-	io.WriteString(conn, "POST / HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n"+
-		"Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n")
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	// The trickler sends a byte every 20 ms; it stops when the answer has
-	// come (stop), when the body is all sent, or when a write fails.
-	go func() {
-		defer wg.Done()
-		for i := range len(body) {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			if _, err := conn.Write([]byte{body[i]}); err != nil {
-				return
-			}
-		}
-	}()
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	close(stop)
-	wg.Wait()
+	resp, got, err := trickle.Post(conn, "POST / HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n", body, 20*time.Millisecond)
 	if err != nil {
 		t.Fatalf("reading the answer: %v", err)
 	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestTimeout || !resp.Close {
 		t.Errorf("status %d, Connection: close %v; want 408 and close", resp.StatusCode, resp.Close)
 	}

@@ -8,13 +8,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/wirelab/wirelab/internal/trickle"
 )
 
 // testReadTimeout is the read deadline of the servers below: short, so
@@ -54,36 +54,10 @@ func TestTrickledBody(t *testing.T) {
 	conn := dial(t, startWithReadTimeout(t, srv))
 
 	body := `{"name":"word_count","args":{"text":"a body sent one byte at a time"}}`
-	if _, err := io.WriteString(conn, "POST /execute HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\n"+
-		"Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	// The trickler sends a byte every 20 ms; it stops when the answer has
-	// come (stop), when the body is all sent, or when a write fails.
-	go func() {
-		defer wg.Done()
-		for i := range len(body) {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			if _, err := conn.Write([]byte{body[i]}); err != nil {
-				return
-			}
-		}
-	}()
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	close(stop)
-	wg.Wait()
+	resp, got, err := trickle.Post(conn, "POST /execute HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\n", body, 20*time.Millisecond)
 	if err != nil {
 		t.Fatalf("reading the answer: %v", err)
 	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestTimeout || !resp.Close {
 		t.Errorf("status %d, Connection: close %v; want 408 and close", resp.StatusCode, resp.Close)
 	}

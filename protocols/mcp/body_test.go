@@ -7,12 +7,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/trickle"
 	"github.com/wirelab/wirelab/protocols/tools"
 )
 
@@ -40,34 +39,10 @@ func rawHTTPConn(t *testing.T) net.Conn {
 func TestHTTPTrickledBody(t *testing.T) {
 	conn := rawHTTPConn(t)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"slow","version":"1"}}}`
-	io.WriteString(conn, "POST "+Endpoint+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
-		"Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n")
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	// The trickler sends a byte every 20 ms, until the answer comes, the
-	// body is all sent, or a write fails.
-	go func() {
-		defer wg.Done()
-		for i := range len(body) {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			if _, err := conn.Write([]byte{body[i]}); err != nil {
-				return
-			}
-		}
-	}()
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	close(stop)
-	wg.Wait()
+	resp, got, err := trickle.Post(conn, "POST "+Endpoint+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n", body, 20*time.Millisecond)
 	if err != nil {
 		t.Fatalf("reading the answer: %v", err)
 	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	var r struct {
 		Error struct {
 			Code    int
