@@ -138,8 +138,9 @@
 // exchange.go (what the server says while a request runs: progress,
 // logs, questions for the client, asked as requests or as
 // input_required); tools.go, resources.go, prompts.go (the features);
-// stdio.go (one message per line); http.go, httpmodern.go, sse.go,
-// resume.go, auth.go and authverify.go (Streamable HTTP). The other side: client.go and
+// stdio.go (one message per line); http.go, http_sessions.go,
+// httpmodern.go, sse.go, resume.go, auth.go and authverify.go
+// (Streamable HTTP). The other side: client.go and
 // clientmodern.go (the two eras, and telling which a server speaks),
 // clientfeatures.go (the calls), clientinput.go (the server's questions),
 // clientstdio.go, clienthttp.go and clientheaders.go (the transports).

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,42 +91,6 @@ type HTTPHandler struct {
 	sessions map[sessionKey]*httpSession
 	ended    map[sessionKey]string // why the server ended a session
 	endedIDs []sessionKey          // the keys in ended, oldest first
-}
-
-// sessionKey files a session under its id and the caller that opened it
-// (auth.go), as the 2025-11-25 security best practices ask: "MCP servers
-// SHOULD bind session IDs to user-specific information", with "a key
-// format like <user_id>:<session_id>". A request finds a session only
-// with the id and the credentials of the same caller, so a session id
-// that leaks (a log, a proxy) is no use to anyone else: the spec's
-// "session hijacking". The id alone still proves nothing: "MCP Servers
-// MUST NOT use sessions for authentication", and every request brings
-// its token all the same. On a server that checks no tokens the caller
-// is "" for everyone, and the id alone finds the session.
-type sessionKey struct {
-	caller string // the id of the caller that sent initialize
-	id     string // the Mcp-Session-Id
-}
-
-// httpSession is a session plus what HTTP adds: its id, how busy it is,
-// and the GET stream, if one is open, for messages that belong to no
-// request.
-type httpSession struct {
-	*session
-	key  sessionKey
-	ctx  context.Context // ends at DELETE, when the server ends it, or at Close
-	stop context.CancelFunc
-
-	// busy counts the requests in progress and the open GET stream: a
-	// busy session is never ended to make room or for being idle.
-	// Guarded by HTTPHandler.mu, like lastUsed.
-	busy     int
-	lastUsed time.Time // when a request last came or went
-
-	streamMu   sync.Mutex      // guards stream, replays and lastStream
-	stream     *sseStream      // the open GET stream, or nil
-	replays    map[int]*replay // the latest resumable streams, by number
-	lastStream int             // the number of the latest
 }
 
 // HTTPHandler returns the handler of the Streamable HTTP transport.
@@ -243,32 +205,9 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 			"Content-Type has charset="+quote(cs)+", but JSON is UTF-8 (RFC 8259): send charset=utf-8, or no charset")
 		return
 	}
-	if r.ContentLength > MaxBody {
-		// Refused before the first read, so a client that sent "Expect:
-		// 100-continue" is never told to send the body.
-		w.Header().Set("Connection", "close")
-		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("the message is %d bytes (Content-Length), longer than the %d this server reads", r.ContentLength, MaxBody))
+	body, ok := readMessage(w, r)
+	if !ok {
 		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes", MaxBody))
-		return
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		// The body was still arriving when the server's read deadline
-		// passed. Not a client that left: net/http cancels the request's
-		// context on any read error, timeouts too, so this is told apart
-		// first. Connection: close, since the rest of the body is still
-		// on its way.
-		w.Header().Set("Connection", "close")
-		httpError(w, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("the message did not arrive in time: %d bytes came before the server stopped waiting; send the whole body at once", len(body)))
-		return
-	case err != nil:
-		return // the client went away mid-body; nobody to answer
 	}
 	msg, reject := jsonrpc.Decode(body)
 	if reject != nil {
@@ -279,53 +218,12 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 		return
 	}
 
-	var hs *httpSession
 	req, _ := msg.(*jsonrpc.Request)
-	sessionID := r.Header.Get("Mcp-Session-Id")
-	modernHeader := r.Header.Get("MCP-Protocol-Version") == ModernVersion
-	switch {
-	case req != nil && req.IsNotification() && req.Method == "initialize":
-		// initialize without an id could have no answer, and the answer
-		// is what opens a session (its Mcp-Session-Id). "If the server
-		// cannot accept [a notification], it MUST return an HTTP error
-		// status code (e.g., 400 Bad Request)": this one opens nothing.
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-			"initialize is a request, so it needs an id: its answer opens the session; sent as a notification it opens none")
-		return
-	case sessionID != "" && modernHeader:
-		// The server speaks 2026-07-28, but not in a session: that
-		// revision has none. Which did the client mean? Neither guess is
-		// safe, so the client is told to send one or the other.
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-			"Mcp-Session-Id has no place on a request of revision %s (MCP-Protocol-Version), which has no sessions: send such a request without Mcp-Session-Id, or, in the %s session, with the MCP-Protocol-Version initialize agreed on",
-			ModernVersion, LegacyVersion))
-		return
-	case sessionID == "" && req != nil && req.IsNotification() && (isModern(req) || modernHeader):
-		// A notification of the modern era, which has no session to
-		// deliver it to. The 2026-07-28 transport defines none from the
-		// client ("notifications/cancelled ... is used only on the stdio
-		// transport"; over HTTP a client cancels by closing the stream)
-		// but keeps the rule for those it may get: "If the server accepts
-		// it, the server MUST return HTTP status code 202 Accepted with
-		// no body." The server accepts it, and it changes nothing.
-		w.WriteHeader(http.StatusAccepted)
-		return
-	case sessionID == "" && req != nil && (isModern(req) || (req.Method != "initialize" && modernHeader)):
-		// No session, and the body (or, but for initialize, the header)
-		// names the modern era: a request that stands alone
-		// (httpmodern.go); an initialize of that era is an unknown
-		// method. Anything else without a session is a legacy client:
-		// initialize opens a session, and another request is told that
-		// it forgot its Mcp-Session-Id.
-		h.postModern(w, r, req, who)
-		return
-	case sessionID == "" && req == nil && modernHeader:
-		// "The client MUST NOT send JSON-RPC responses": in the modern
-		// era the server asks its questions in input_required results.
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-			"a response, but in revision %s the server sends no requests to answer: it asks its questions in input_required results, and the client sends the request again with inputResponses", ModernVersion))
+	if h.outsideSession(w, r, req, who) {
 		return
 	}
+	sessionID := r.Header.Get("Mcp-Session-Id")
+	var hs *httpSession
 	starts := req != nil && req.Method == "initialize" && sessionID == ""
 	if starts {
 		if hs = h.newSession(who); hs == nil {
@@ -399,6 +297,93 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request, who caller) {
 	}
 }
 
+// outsideSession answers the messages that no 2025-11-25 session can
+// take: those of revision 2026-07-28, which has no sessions, and those
+// that could never open one. It reports whether it answered; if not, the
+// message is a session's, or an initialize that opens one.
+func (h *HTTPHandler) outsideSession(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, who caller) bool {
+	sessionID := r.Header.Get("Mcp-Session-Id")
+	modernHeader := r.Header.Get("MCP-Protocol-Version") == ModernVersion
+	switch {
+	case req != nil && req.IsNotification() && req.Method == "initialize":
+		// initialize without an id could have no answer, and the answer
+		// is what opens a session (its Mcp-Session-Id). "If the server
+		// cannot accept [a notification], it MUST return an HTTP error
+		// status code (e.g., 400 Bad Request)": this one opens nothing.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"initialize is a request, so it needs an id: its answer opens the session; sent as a notification it opens none")
+		return true
+	case sessionID != "" && modernHeader:
+		// The server speaks 2026-07-28, but not in a session: that
+		// revision has none. Which did the client mean? Neither guess is
+		// safe, so the client is told to send one or the other.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"Mcp-Session-Id has no place on a request of revision %s (MCP-Protocol-Version), which has no sessions: send such a request without Mcp-Session-Id, or, in the %s session, with the MCP-Protocol-Version initialize agreed on",
+			ModernVersion, LegacyVersion))
+		return true
+	case sessionID == "" && req != nil && req.IsNotification() && (isModern(req) || modernHeader):
+		// A notification of the modern era, which has no session to
+		// deliver it to. The 2026-07-28 transport defines none from the
+		// client ("notifications/cancelled ... is used only on the stdio
+		// transport"; over HTTP a client cancels by closing the stream)
+		// but keeps the rule for those it may get: "If the server accepts
+		// it, the server MUST return HTTP status code 202 Accepted with
+		// no body." The server accepts it, and it changes nothing.
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	case sessionID == "" && req != nil && (isModern(req) || (req.Method != "initialize" && modernHeader)):
+		// No session, and the body (or, but for initialize, the header)
+		// names the modern era: a request that stands alone
+		// (httpmodern.go); an initialize of that era is an unknown
+		// method. Anything else without a session is a legacy client:
+		// initialize opens a session, and another request is told that
+		// it forgot its Mcp-Session-Id.
+		h.postModern(w, r, req, who)
+		return true
+	case sessionID == "" && req == nil && modernHeader:
+		// "The client MUST NOT send JSON-RPC responses": in the modern
+		// era the server asks its questions in input_required results.
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"a response, but in revision %s the server sends no requests to answer: it asks its questions in input_required results, and the client sends the request again with inputResponses", ModernVersion))
+		return true
+	}
+	return false
+}
+
+// readMessage reads a POST's body, one message, or answers the request
+// itself: 413 for a body over MaxBody, 408 for one still arriving at the
+// server's read deadline.
+func readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.ContentLength > MaxBody {
+		// Refused before the first read, so a client that sent "Expect:
+		// 100-continue" is never told to send the body.
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("the message is %d bytes (Content-Length), longer than the %d this server reads", r.ContentLength, MaxBody))
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes", MaxBody))
+		return nil, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The body was still arriving when the server's read deadline
+		// passed. Not a client that left: net/http cancels the request's
+		// context on any read error, timeouts too, so this is told apart
+		// first. Connection: close, since the rest of the body is still
+		// on its way.
+		w.Header().Set("Connection", "close")
+		httpError(w, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("the message did not arrive in time: %d bytes came before the server stopped waiting; send the whole body at once", len(body)))
+		return nil, false
+	case err != nil:
+		return nil, false // the client went away mid-body; nobody to answer
+	}
+	return body, true
+}
+
 // get opens the stream for messages that belong to no request. This
 // server sends one kind: notifications/resources/updated for a resource
 // the client subscribed to, when another session changed it.
@@ -468,145 +453,6 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request, who caller)
 		h.remove(hs.key)
 		w.WriteHeader(http.StatusNoContent)
 	}
-}
-
-// newSession makes a session with a new id for the caller who sends
-// initialize, busy with that initialize, or returns nil if there is no
-// room for one. Room is made by ending the sessions idle too long, then,
-// if the handler is still full, the idle session unused longest.
-func (h *HTTPHandler) newSession(who caller) *httpSession {
-	// "The session ID SHOULD be globally unique and cryptographically
-	// secure": whoever knows it can act in the session. 128 random bits,
-	// as hex, which is within the visible ASCII the spec allows.
-	b := make([]byte, 16)
-	rand.Read(b) // never fails, per crypto/rand
-	now := time.Now()
-	hs := &httpSession{key: sessionKey{caller: who.id, id: hex.EncodeToString(b)}, busy: 1, lastUsed: now}
-	hs.ctx, hs.stop = context.WithCancel(h.ctx)
-	hs.session = newSession(h.srv, hs.sendUnrelated)
-
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var lru *httpSession
-	for _, old := range h.sessions {
-		switch {
-		case old.busy > 0:
-		case now.Sub(old.lastUsed) >= h.sessionIdle:
-			h.endLocked(old, h.idleNote())
-		case lru == nil || old.lastUsed.Before(lru.lastUsed):
-			lru = old
-		}
-	}
-	if len(h.sessions) >= h.maxSessions && lru != nil {
-		h.endLocked(lru, fmt.Sprintf("the server ended it to make room for a new session (it keeps at most %d, and ends the idle one unused longest)", h.maxSessions))
-	}
-	if len(h.sessions) >= h.maxSessions || h.ctx.Err() != nil {
-		hs.end()
-		return nil
-	}
-	h.sessions[hs.key] = hs
-	return hs
-}
-
-// acquire finds the request's session and marks it busy until release,
-// or answers the request itself: 400 without an Mcp-Session-Id, 404 for
-// an id that is not (or no longer) a session of this caller.
-//
-// Another caller's session gets the very 404 of an id never given out,
-// not 403: a 403 would tell whoever holds a leaked id that it names a
-// live session, worth trying again with other credentials. Looking the
-// session up under the caller's key gives that for free: for anyone
-// else it is not there.
-func (h *HTTPHandler) acquire(w http.ResponseWriter, r *http.Request, who caller) *httpSession {
-	id := r.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-			"missing Mcp-Session-Id header: every request after initialize carries the id that the initialize response gave")
-		return nil
-	}
-	key := sessionKey{caller: who.id, id: id}
-	now := time.Now()
-	h.mu.Lock()
-	hs := h.sessions[key]
-	if hs != nil && hs.busy == 0 && now.Sub(hs.lastUsed) >= h.sessionIdle {
-		// Idle too long, though no new session came to sweep it away.
-		h.endLocked(hs, h.idleNote())
-		hs = nil
-	}
-	if hs != nil {
-		hs.busy++
-		hs.lastUsed = now
-	}
-	why := h.ended[key]
-	h.mu.Unlock()
-	if hs == nil {
-		// "The server MAY terminate the session at any time, after which
-		// it MUST respond to requests containing that session ID with HTTP
-		// 404 Not Found." The client should start over with initialize.
-		if why == "" {
-			why = "it ended (DELETE, or the server restarted) or never existed"
-		}
-		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest,
-			"no session "+quote(id)+": "+why+"; send initialize without Mcp-Session-Id to start a new one")
-		return nil
-	}
-	return hs
-}
-
-// release ends what acquire (or newSession) began: the session is one
-// request or stream less busy, and counts as used now.
-func (h *HTTPHandler) release(hs *httpSession) {
-	h.mu.Lock()
-	hs.busy--
-	hs.lastUsed = time.Now()
-	h.mu.Unlock()
-}
-
-// remove ends a session at its client's request.
-func (h *HTTPHandler) remove(key sessionKey) {
-	h.mu.Lock()
-	hs := h.sessions[key]
-	delete(h.sessions, key)
-	h.mu.Unlock()
-	if hs != nil {
-		hs.end()
-	}
-}
-
-// endLocked ends a session the client did not end, and notes why, for
-// the 404 its next request gets.
-func (h *HTTPHandler) endLocked(hs *httpSession, why string) {
-	delete(h.sessions, hs.key)
-	hs.end()
-	h.ended[hs.key] = why
-	h.endedIDs = append(h.endedIDs, hs.key)
-	if len(h.endedIDs) > endedNotes {
-		delete(h.ended, h.endedIDs[0])
-		h.endedIDs = h.endedIDs[1:]
-	}
-}
-
-func (h *HTTPHandler) idleNote() string {
-	return fmt.Sprintf("the server ended it after %v without a request", h.sessionIdle)
-}
-
-// end ends the session: its requests are cancelled and its GET stream
-// ends.
-func (hs *httpSession) end() {
-	hs.stop()
-	hs.session.close()
-}
-
-// sendUnrelated sends a message that belongs to no request on the GET
-// stream. Without one it is dropped: the client chose not to listen.
-func (hs *httpSession) sendUnrelated(msg any) error {
-	hs.streamMu.Lock()
-	stream := hs.stream
-	hs.streamMu.Unlock()
-	if stream == nil {
-		return nil
-	}
-	return stream.send(msg)
 }
 
 // allowed reports whether a request may go ahead with the caller's
