@@ -388,6 +388,9 @@ func readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 // server sends one kind: notifications/resources/updated for a resource
 // the client subscribed to, when another session changed it.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request, who caller) {
+	if modernWithout(w, r) {
+		return
+	}
 	if !accepts(r, "text/event-stream") {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
 			"a GET opens an SSE stream, so Accept must list text/event-stream; got "+quote(r.Header.Get("Accept")))
@@ -434,18 +437,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request, who caller) {
 
 // delete ends a session at the client's request.
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request, who caller) {
-	if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("MCP-Protocol-Version") == ModernVersion {
-		// A client of revision 2026-07-28 has no session to end. That
-		// revision tells a server that meets an older client's DELETE to
-		// "respond with 405 Method Not Allowed", and that is the
-		// answer its clients know. For them the endpoint takes only
-		// POST, so Allow says so (RFC 9110 has a 405 list the methods the
-		// resource supports, and lets that list depend on the request); a
-		// 2025-11-25 client still ends its session with DELETE and its
-		// Mcp-Session-Id.
-		w.Header().Set("Allow", http.MethodPost)
-		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-			"method DELETE not allowed in revision %s, which has no sessions to end; DELETE ends a %s session, named by its Mcp-Session-Id", ModernVersion, LegacyVersion))
+	if modernWithout(w, r) {
 		return
 	}
 	if hs := h.acquire(w, r, who); hs != nil {
@@ -453,6 +445,27 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request, who caller)
 		h.remove(hs.key)
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// modernWithout answers a GET or DELETE from a client of revision
+// 2026-07-28 (its MCP-Protocol-Version, and no Mcp-Session-Id), and
+// reports whether it did. That revision has no GET stream and no session
+// to end, and tells a server that meets either from an older client to
+// "respond with 405 Method Not Allowed": the answer its own clients
+// know. For them the endpoint takes only POST, so Allow says so (RFC
+// 9110 has a 405 list the methods the resource supports, and lets the
+// list depend on the request). A 2025-11-25 client still opens its
+// stream with GET and ends its session with DELETE, both naming the
+// session by its Mcp-Session-Id.
+func modernWithout(w http.ResponseWriter, r *http.Request) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") != ModernVersion {
+		return false
+	}
+	w.Header().Set("Allow", http.MethodPost)
+	httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+		"method %s not allowed in revision %s, which has no GET stream and no sessions: every message is a POST; GET and DELETE belong to a %s session, named by its Mcp-Session-Id",
+		r.Method, ModernVersion, LegacyVersion))
+	return true
 }
 
 // allowed reports whether a request may go ahead with the caller's

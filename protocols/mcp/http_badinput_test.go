@@ -90,25 +90,29 @@ func TestHTTPWithoutSession(t *testing.T) {
 	}
 }
 
-// TestHTTPDeleteByEra: DELETE ends a session named by its id; a client
-// of revision 2026-07-28, which has none, gets 405 with Allow: POST; one
-// that names no session and no revision has forgotten its id (400).
-func TestHTTPDeleteByEra(t *testing.T) {
+// TestHTTPGetDeleteByEra: GET opens a session's stream and DELETE ends
+// a session, both named by its id; a client of revision 2026-07-28,
+// which has neither, gets 405 with Allow: POST; one that names no
+// session and no revision has forgotten its id (400).
+func TestHTTPGetDeleteByEra(t *testing.T) {
 	h := newHandler(nil)
 	defer h.Close()
 	id := open(t, h)
 	tests := []struct {
-		name, session, version string
-		status                 int
-		allow                  string
+		method, name, session, version string
+		status                         int
+		allow                          string
 	}{
-		{"modern", "", ModernVersion, http.StatusMethodNotAllowed, "POST"},
-		{"no session", "", "", http.StatusBadRequest, ""},
-		{"session", id, LegacyVersion, http.StatusNoContent, ""},
+		{http.MethodGet, "modern", "", ModernVersion, http.StatusMethodNotAllowed, "POST"},
+		{http.MethodGet, "no session", "", "", http.StatusBadRequest, ""},
+		{http.MethodDelete, "modern", "", ModernVersion, http.StatusMethodNotAllowed, "POST"},
+		{http.MethodDelete, "no session", "", "", http.StatusBadRequest, ""},
+		{http.MethodDelete, "session", id, LegacyVersion, http.StatusNoContent, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest(http.MethodDelete, Endpoint, nil)
+		t.Run(tt.method+" "+tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, Endpoint, nil)
+			r.Header.Set("Accept", "text/event-stream")
 			if tt.session != "" {
 				r.Header.Set("Mcp-Session-Id", tt.session)
 			}
@@ -119,6 +123,9 @@ func TestHTTPDeleteByEra(t *testing.T) {
 			h.ServeHTTP(w, r)
 			if w.Code != tt.status || w.Header().Get("Allow") != tt.allow {
 				t.Errorf("got %d, Allow %q: %s; want %d, Allow %q", w.Code, w.Header().Get("Allow"), w.Body, tt.status, tt.allow)
+			}
+			if tt.status == http.StatusMethodNotAllowed && !strings.Contains(w.Body.String(), "method "+tt.method+" not allowed") {
+				t.Errorf("the answer does not name the method: %s", w.Body)
 			}
 		})
 	}
