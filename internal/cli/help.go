@@ -104,8 +104,10 @@ Usage:
   wirelab exercises [--json] [--lang en|ru]
       List the exercises: id, kind (code or frame), lesson, your progress, title.
   wirelab init DIR
+  wirelab init --add DIR
       Write the starter code of every code exercise into DIR/ID, with a go.mod, and
-      remember DIR as your workspace. Never overwrites a file.
+      remember DIR as your workspace. Never overwrites a file. --add, after pulling a
+      newer wirelab: into your workspace DIR, write only the exercise folders it lacks.
   wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch]
       Build and test your code for code exercises, found in DIR/ID (DIR: your workspace,
       else the current directory). Stops at the first failing stage unless --all-stages.
