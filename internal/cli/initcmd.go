@@ -64,7 +64,11 @@ func initCmd(args []string, env Env) (int, error) {
 	if err != nil {
 		// The files are written; only `wirelab grade` finding them
 		// without --dir is lost.
-		return exitFailure, fmt.Errorf("%w\nthe workspace was written, but is not remembered: grade with --dir %s", err, dir)
+		done := "the workspace was written"
+		if *add {
+			done = "the workspace is as said above"
+		}
+		return exitFailure, fmt.Errorf("%w\n%s, but is not remembered: grade with --dir %s", err, done, dir)
 	}
 	return exitOK, nil
 }

@@ -396,3 +396,29 @@ func TestInitListingAligned(t *testing.T) {
 		}
 	}
 }
+
+// TestInitAddCorruptProgress: --add, like init, stops at a progress file
+// it cannot read, before it writes anything.
+func TestInitAddCorruptProgress(t *testing.T) {
+	path := learner(t)
+	ws := t.TempDir()
+	if code, _, stderr := run(t, "", "init", ws); code != 0 {
+		t.Fatalf("init: exit %d, %s", code, stderr)
+	}
+	id := starterIDs(t)[0]
+	os.RemoveAll(filepath.Join(ws, id))
+	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, want := progress.NewStore(path).Load()
+	if want == nil {
+		t.Fatal("the broken file loads")
+	}
+	code, stdout, stderr := run(t, "", "init", "--add", ws)
+	if code != exitFailure || stdout != "" || stderr != "wirelab: "+want.Error()+"\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(ws, id)); err == nil {
+		t.Errorf("%s was added", id)
+	}
+}
