@@ -13,18 +13,18 @@ import (
 	"github.com/wirelab/wirelab/playground/wire"
 )
 
-// maxRecordingFile bounds a recording opened here: what a session keeps
+// MaxRecordingFile bounds a recording opened here: what a session keeps
 // for the consoles that follow it is 16 MiB of events, so a larger file
 // could not be shown whole anyway; wirelab tap check reads one of any
 // size.
-const maxRecordingFile = 16 << 20
+const MaxRecordingFile = 16 << 20
 
 // maxRecordingForm is the most a form that carries a recording may be:
 // the file, its part's headers and the boundaries around it.
-const maxRecordingForm = maxRecordingFile + 64<<10
+const maxRecordingForm = MaxRecordingFile + 64<<10
 
-// errTooBig is why a recording past maxRecordingFile is refused.
-var errTooBig = fmt.Errorf("the file is larger than %d MiB, the most the playground opens; wirelab tap check FILE reads it whole", maxRecordingFile>>20)
+// errTooBig is why a recording past MaxRecordingFile is refused.
+var errTooBig = fmt.Errorf("the file is larger than %d MiB, the most the playground opens; wirelab tap check FILE reads it whole", MaxRecordingFile>>20)
 
 // openRecording serves POST /taps/open: a recording, the file wirelab tap
 // --record writes, opened read only as a tap's session (Hub.OpenRecording)
@@ -89,7 +89,7 @@ func openRecording(hub *wire.Hub) http.HandlerFunc {
 }
 
 // recordingFile reads the recording out of the request: the form's part
-// "recording", or the body. It reads at most maxRecordingFile bytes of
+// "recording", or the body. It reads at most MaxRecordingFile bytes of
 // it, and returns errTooBig for a longer one.
 func recordingFile(r *http.Request, form bool) (name string, data []byte, err error) {
 	body, name := io.Reader(r.Body), r.URL.Query().Get("name")
@@ -112,11 +112,11 @@ func recordingFile(r *http.Request, form bool) (name string, data []byte, err er
 			}
 		}
 	}
-	data, err = io.ReadAll(io.LimitReader(body, maxRecordingFile+1))
+	data, err = io.ReadAll(io.LimitReader(body, MaxRecordingFile+1))
 	if err != nil {
 		return "", nil, fmt.Errorf("reading the recording: %w", err)
 	}
-	if len(data) > maxRecordingFile {
+	if len(data) > MaxRecordingFile {
 		return "", nil, errTooBig
 	}
 	// A name is only shown: the path a browser or a program sent is

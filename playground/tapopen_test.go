@@ -80,7 +80,7 @@ func TestOpenRecordingForm(t *testing.T) {
 	}
 
 	bad := bytes.Replace(good, []byte(`"seq":3,`), []byte(`"seq":3 `), 1)
-	big := bytes.Repeat([]byte("x"), maxRecordingFile+1)
+	big := bytes.Repeat([]byte("x"), MaxRecordingFile+1)
 	for _, c := range []struct {
 		name   string
 		srv    *httptest.Server

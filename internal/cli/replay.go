@@ -32,7 +32,7 @@ func replayCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if *against == "" {
 		return exitUsage, usageErrorf("replay needs --against COMMAND or --against URL")
 	}
-	events, err := readRecording(file)
+	events, err := tap.ReadFile(file)
 	if err != nil {
 		return exitFailure, err
 	}

@@ -347,7 +347,7 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 		return exitUsage, err
 	}
 	ru := *lang == "ru"
-	events, err := readRecording(file)
+	events, err := tap.ReadFile(file)
 	if err != nil {
 		return exitFailure, err
 	}
@@ -398,7 +398,7 @@ func tapExportCmd(args []string, env Env) (int, error) {
 	if *har == "" || fs.NArg() > 0 {
 		return exitUsage, usageErrorf("tap export takes --har FILE")
 	}
-	events, err := readRecording(*har)
+	events, err := tap.ReadFile(*har)
 	if err != nil {
 		return exitFailure, err
 	}
@@ -409,19 +409,6 @@ func tapExportCmd(args []string, env Env) (int, error) {
 		return exitToolError, fmt.Errorf("tap export: %s is a recording of a stdio server: its messages are lines on a pipe, not HTTP exchanges, so there is nothing for HAR to hold; `wirelab tap check %s` reads them", *har, *har)
 	}
 	return exitOK, tap.WriteHAR(env.Stdout, events, implVersion())
-}
-
-func readRecording(path string) ([]tap.Event, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	events, err := tap.Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return events, nil
 }
 
 // positional takes a first argument that is not a flag, so that

@@ -430,7 +430,7 @@ func TestTapCheckRussian(t *testing.T) {
 
 func mustRead(t *testing.T, file string) []tap.Event {
 	t.Helper()
-	events, err := readRecording(file)
+	events, err := tap.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

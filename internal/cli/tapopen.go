@@ -5,15 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/tap"
 	"github.com/wirelab/wirelab/internal/tapcheck"
+	"github.com/wirelab/wirelab/playground"
 )
 
 // openTimeout bounds the upload of a recording to the playground: at
@@ -45,7 +46,7 @@ func tapOpenCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if err != nil || u.Scheme != "http" || u.Host == "" {
 		return exitUsage, usageErrorf("tap open: --playground must be http://HOST:PORT, not %q", *base)
 	}
-	data, err := os.ReadFile(file)
+	data, err := readToOpen(file)
 	if err != nil {
 		return exitFailure, err
 	}
@@ -85,4 +86,23 @@ func tapOpenCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fmt.Fprintln(env.Stdout, u.String()+answer.Console)
 	fmt.Fprintf(env.Stderr, "wirelab tap open: %s is %s, read only; %s\n", file, answer.ID, summaryLine(tapcheck.Check(events)))
 	return exitOK, nil
+}
+
+// readToOpen reads a recording to send to the playground: a regular file
+// (tap.OpenFile) no larger than the playground opens, so that neither a
+// huge file nor one without end is read in vain.
+func readToOpen(path string) ([]byte, error) {
+	f, err := tap.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, playground.MaxRecordingFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > playground.MaxRecordingFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB, the most the playground opens; `wirelab tap check %s` reads it whole", path, playground.MaxRecordingFile>>20, path)
+	}
+	return data, nil
 }

@@ -7,14 +7,55 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
+
+// maxLine bounds one line of a recording, one event. An event keeps at
+// most DefaultMaxData bytes of a message, and JSON writes each byte in at
+// most six (\u001b); the rest of the event is small. A longer line was
+// not written by a Recorder, and Read stops at it rather than read on
+// (a file like /dev/zero has no end of line at all).
+const maxLine = 8 * DefaultMaxData
+
+// ReadFile reads the recording in a file. Only a regular file is read: a
+// FIFO would wait for a writer that may never come, and a device like
+// /dev/zero never ends, neither of which wirelab tap writes.
+func ReadFile(path string) ([]Event, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	events, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return events, nil
+}
+
+// OpenFile opens a file that should hold a recording, refusing anything
+// but a regular file. It looks before it opens, since opening a FIFO
+// waits for its writer.
+func OpenFile(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%v): a recording is a file that wirelab tap --record wrote", path, fi.Mode().Type())
+	}
+	return os.Open(path)
+}
 
 // Read reads a recording: one event per line, as a Recorder writes it.
 func Read(r io.Reader) ([]Event, error) {
 	br := bufio.NewReader(r)
 	var events []Event
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br)
+		if errors.Is(err, errLongLine) {
+			return nil, fmt.Errorf("recording line %d is longer than %d MiB, more than any event a recording holds: this is not a recording wirelab tap wrote", n, maxLine>>20)
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			var e Event
 			if jerr := json.Unmarshal(line, &e); jerr != nil {
@@ -36,4 +77,23 @@ func Read(r io.Reader) ([]Event, error) {
 		return nil, errors.New("the recording is empty")
 	}
 	return events, nil
+}
+
+// errLongLine is readLine's answer to a line longer than maxLine.
+var errLongLine = errors.New("line too long")
+
+// readLine reads up to and including the next newline, as ReadBytes
+// does, but never holds more than maxLine bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line)+len(part) > maxLine {
+			return nil, errLongLine
+		}
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
 }
