@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,6 +37,10 @@ const (
 	// tempPattern names the temporary files of writeAtomic, beside the
 	// progress file.
 	tempPattern = ".progress-*.tmp"
+	// maxFile bounds the file read: the progress on every exercise and
+	// every question of the course takes a few KiB, so a file of 1 MiB is
+	// not one wirelab wrote.
+	maxFile = 1 << 20
 	// staleTemp is how old a temporary file must be before an update
 	// takes it for one a killed writer left behind, and removes it. A
 	// write lasts milliseconds (a few KiB and an fsync, seconds on a
@@ -218,12 +223,12 @@ func (s *Store) Path() string { return s.path }
 // Load reads the file. A file that does not exist yet is an empty state,
 // not an error; one that cannot be parsed is a *CorruptError.
 func (s *Store) Load() (State, error) {
-	b, err := os.ReadFile(s.path)
+	b, err := s.read()
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{Version: formatVersion}, nil
 	}
 	if err != nil {
-		return State{}, fmt.Errorf("reading progress: %w", err)
+		return State{}, err
 	}
 	var st State
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -241,6 +246,35 @@ func (s *Store) Load() (State, error) {
 		return State{}, &NewerError{Path: s.path, Format: st.Version, Reads: formatVersion}
 	}
 	return st, nil
+}
+
+// read returns the file's bytes. Only a regular file of at most maxFile
+// bytes is read: a FIFO would wait for a writer, and a device such as
+// /dev/zero never ends. Either is a *CorruptError, left as it is.
+func (s *Store) read() ([]byte, error) {
+	fi, err := os.Stat(s.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("reading progress: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &CorruptError{Path: s.path, Err: fmt.Errorf("not a regular file, but %v", fi.Mode().Type())}
+	}
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, fmt.Errorf("reading progress: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading progress: %w", err)
+	}
+	if len(b) > maxFile {
+		return nil, &CorruptError{Path: s.path, Err: fmt.Errorf("larger than %d KiB, far more than progress takes", maxFile>>10)}
+	}
+	return b, nil
 }
 
 // Update reads the file, lets change modify the state, and writes the
