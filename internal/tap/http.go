@@ -187,7 +187,11 @@ type bodyRecorder struct {
 	// once makes the end recorded once, whether by EOF, error or Close.
 	buf  []byte // the body (or the current event) so far, bounded
 	size int    // its real length
-	once sync.Once
+	// lineText says whether the line being read in an event stream has
+	// any text yet: the line that has none ends an event. It is kept
+	// apart from buf, which may have lost the end of a long event.
+	lineText bool
+	once     sync.Once
 }
 
 func (b *bodyRecorder) Read(p []byte) (int, error) {
@@ -218,14 +222,22 @@ func (b *bodyRecorder) take(p []byte) {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			b.keep(p)
+			b.lineText = b.lineText || hasText(p)
 			return
 		}
 		b.keep(p[:i+1])
+		blank := !b.lineText && !hasText(p[:i])
+		b.lineText = false
 		p = p[i+1:]
-		if endsEvent(b.buf) {
+		if blank {
 			b.event(false)
 		}
 	}
+}
+
+// hasText reports whether part of a line has anything but CRs.
+func hasText(p []byte) bool {
+	return len(bytes.Trim(p, "\r")) > 0
 }
 
 func (b *bodyRecorder) keep(p []byte) {
@@ -233,15 +245,6 @@ func (b *bodyRecorder) keep(p []byte) {
 	if room := b.rec.opts.MaxData - len(b.buf); room > 0 {
 		b.buf = append(b.buf, p[:min(room, len(p))]...)
 	}
-}
-
-func endsEvent(buf []byte) bool {
-	t := bytes.TrimRight(buf, "\r")
-	if !bytes.HasSuffix(t, []byte("\n")) {
-		return false
-	}
-	t = bytes.TrimRight(t[:len(t)-1], "\r")
-	return len(t) == 0 || t[len(t)-1] == '\n'
 }
 
 func (b *bodyRecorder) event(cut bool) {
