@@ -110,6 +110,20 @@ func (e *Event) setBinary(b []byte) {
 	e.Base64 = base64.StdEncoding.EncodeToString(b)
 }
 
+// weight is what an event counts against MaxBytes: the bytes it holds
+// that a peer chose, its data, URL and headers. The headers count as
+// much as a body: a server may send megabytes of them on every answer.
+func (e *Event) weight() int {
+	n := len(e.Data) + len(e.Base64) + len(e.URL)
+	for k, vs := range e.Header {
+		n += len(k)
+		for _, v := range vs {
+			n += len(v)
+		}
+	}
+	return n
+}
+
 // Limits of the record. They bound what the tap keeps, never what it
 // relays: a line of any length passes through whole.
 const (
@@ -188,9 +202,9 @@ func (r *Recorder) Add(e Event) Event {
 	r.seq++
 	e.Seq = r.seq
 	r.log = append(r.log, e)
-	r.bytes += len(e.Data) + len(e.Base64)
+	r.bytes += e.weight()
 	for len(r.log) > r.opts.MaxEvents || (r.bytes > r.opts.MaxBytes && len(r.log) > 1) {
-		r.bytes -= len(r.log[0].Data) + len(r.log[0].Base64)
+		r.bytes -= r.log[0].weight()
 		r.log[0] = Event{} // let the old data go
 		r.log = r.log[1:]
 	}
