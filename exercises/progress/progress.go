@@ -1,6 +1,7 @@
 // Package progress remembers, for one learner on one machine, which
-// exercises they passed, how many hints they have seen, how they
-// answered each lesson's questions, and where their workspace is. The
+// exercises they passed, how often a grade or check of one failed, how
+// many hints they have seen, how they answered each lesson's questions,
+// and where their workspace is. The
 // command line and the playground share one file.
 //
 // The file is rewritten whole on every change, atomically: the new
@@ -49,15 +50,18 @@ const (
 	staleTemp = time.Minute
 	// formatVersion is the newest format this wirelab reads and writes.
 	// A file with a newer version was written by a newer wirelab and is
-	// not touched. Format 2 added the answers to the lessons' questions
-	// (Lessons); a format 1 file is a format 2 file without them, so it
-	// loads as it is.
-	formatVersion = 2
-	// firstVersion is the format of a file that holds nothing format 2
-	// added. Update writes it then, so that an older wirelab, which reads
-	// format 1 only, keeps reading the file of a learner who has answered
-	// no question.
+	// not touched. Each format is the one before it with something added,
+	// so a file of an older format loads as it is.
+	formatVersion = failuresVersion
+	// firstVersion is the first format: the workspace, and the passes,
+	// hints and solutions seen of the exercises.
 	firstVersion = 1
+	// answersVersion added the answers to the lessons' questions
+	// (Lessons).
+	answersVersion = 2
+	// failuresVersion added the failed grades and checks of an exercise
+	// (Exercise.Failures and Exercise.LastFailure).
+	failuresVersion = 3
 )
 
 // DefaultPath returns where the progress file lives:
@@ -140,6 +144,11 @@ type Exercise struct {
 	// SolutionShown is set once the learner has asked to see the
 	// reference solution before passing.
 	SolutionShown bool `json:"solution_shown,omitempty"`
+	// Failures counts the grades and checks that found the learner's
+	// work wrong, before and after a pass alike (format 3).
+	Failures int `json:"failures,omitempty"`
+	// LastFailure is when the latest of them was (format 3).
+	LastFailure time.Time `json:"last_failure,omitzero"`
 }
 
 // Exercise returns the progress on one exercise; none yet is the zero
@@ -164,6 +173,33 @@ func (s *State) Pass(id string, now time.Time) {
 		e.Passed, e.PassedAt = true, now.UTC().Truncate(time.Second)
 	}
 	s.SetExercise(id, e)
+}
+
+// Fail records that a grade or check of an exercise failed at now. The
+// failures are counted after a pass too: the pass stands, and the count
+// is the history of the learner's attempts.
+func (s *State) Fail(id string, now time.Time) {
+	e := s.Exercise(id)
+	e.Failures++
+	e.LastFailure = now.UTC().Truncate(time.Second)
+	s.SetExercise(id, e)
+}
+
+// format is the lowest format that holds everything in the state:
+// Update writes it, so that an older wirelab keeps reading the file for
+// as long as the learner has done nothing that only a newer format can
+// hold. A wirelab that reads format 1 only thus keeps reading the file
+// of a learner who has answered no question and failed no grade.
+func (s *State) format() int {
+	for _, e := range s.Exercises {
+		if e.Failures > 0 || !e.LastFailure.IsZero() {
+			return failuresVersion
+		}
+	}
+	if len(s.Lessons) > 0 {
+		return answersVersion
+	}
+	return firstVersion
 }
 
 // CorruptError reports a progress file that exists but cannot be read as
@@ -299,10 +335,7 @@ func (s *Store) Update(change func(*State) error) error {
 	if err := change(&st); err != nil {
 		return err
 	}
-	st.Version = firstVersion
-	if len(st.Lessons) > 0 {
-		st.Version = formatVersion
-	}
+	st.Version = st.format()
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return fmt.Errorf("saving progress: %w", err)

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -315,5 +316,148 @@ func TestFormat1File(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantExercises, st.Exercises); diff != "" {
 		t.Errorf("exercises after the first answer (-want +got):\n%s", diff)
+	}
+}
+
+// TestFailures records failed grades: they are counted before a pass and
+// after it, a pass keeps the count, and the latest failure's time is
+// kept.
+func TestFailures(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	first := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	err := s.Update(func(st *State) error {
+		st.Fail("stdio-server", first)
+		st.Fail("stdio-server", first.Add(time.Minute))
+		st.Pass("stdio-server", first.Add(2*time.Minute))
+		st.Fail("mcp-server", first.Add(3*time.Minute+500*time.Millisecond))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Exercise{
+		"stdio-server": {Passed: true, PassedAt: first.Add(2 * time.Minute), Failures: 2, LastFailure: first.Add(time.Minute)},
+		"mcp-server":   {Failures: 1, LastFailure: first.Add(3 * time.Minute)},
+	}
+	if diff := cmp.Diff(want, st.Exercises); diff != "" {
+		t.Errorf("exercises (-want +got):\n%s", diff)
+	}
+	if st.Version != 3 {
+		t.Errorf("a file with failures is format %d, want 3", st.Version)
+	}
+
+	// A failure after the pass is counted, and the pass stands.
+	if err := s.Update(func(st *State) error { st.Fail("stdio-server", first.Add(time.Hour)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = s.Load()
+	if e := st.Exercise("stdio-server"); !e.Passed || e.Failures != 3 || !e.LastFailure.Equal(first.Add(time.Hour)) {
+		t.Errorf("after a failure that follows the pass: %+v", e)
+	}
+}
+
+// TestFormatWritten checks that Update writes the lowest format that
+// holds the file's contents, so that an older wirelab reads every file
+// that does not need a newer one.
+func TestFormatWritten(t *testing.T) {
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name   string
+		change func(st *State)
+		want   int
+	}{
+		{"nothing", func(*State) {}, 1},
+		{"passes and hints", func(st *State) {
+			st.Pass("stdio-server", now)
+			st.SetExercise("mcp-server", Exercise{HintsShown: 1, SolutionShown: true})
+		}, 1},
+		{"an answer", func(st *State) { st.Answer("stdio", 1, Answer{Choice: 1}, now) }, 2},
+		{"a failure", func(st *State) { st.Fail("stdio-server", now) }, 3},
+		{"a failure and an answer", func(st *State) {
+			st.Answer("stdio", 1, Answer{Choice: 1}, now)
+			st.Fail("stdio-server", now)
+		}, 3},
+		{"a failure, then a pass", func(st *State) {
+			st.Fail("stdio-server", now)
+			st.Pass("stdio-server", now)
+		}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "progress.json")
+			if err := NewStore(path).Update(func(st *State) error { tt.change(st); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What an older wirelab reads first: the version, before any
+			// field it might not know.
+			var v struct{ Version int }
+			if err := json.Unmarshal(b, &v); err != nil || v.Version != tt.want {
+				t.Errorf("version %d (%v), want %d:\n%s", v.Version, err, tt.want, b)
+			}
+		})
+	}
+}
+
+// TestFormat3File loads a file in format 3 as this wirelab writes it,
+// and refuses one with a field no format has, in an exercise or at the
+// top.
+func TestFormat3File(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	const file = `{
+  "version": 3,
+  "exercises": {
+    "stdio-server": {
+      "hints_shown": 1,
+      "failures": 4,
+      "last_failure": "2026-11-26T09:00:00Z"
+    }
+  },
+  "lessons": {
+    "stdio": {
+      "answers": {
+        "1": {
+          "choice": 2
+        }
+      }
+    }
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(path)
+	st, err := s.Load()
+	if err != nil {
+		t.Fatalf("a format 3 file: %v", err)
+	}
+	want := Exercise{HintsShown: 1, Failures: 4, LastFailure: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
+	if diff := cmp.Diff(want, st.Exercise("stdio-server")); diff != "" {
+		t.Errorf("stdio-server (-want +got):\n%s", diff)
+	}
+	// Rewritten unchanged, it stays format 3, byte for byte.
+	if err := s.Update(func(*State) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != file {
+		t.Errorf("an update that changed nothing rewrote the file as\n%s\nwant it as it was:\n%s", b, file)
+	}
+
+	for _, unknown := range []string{
+		`{"version":3,"exercises":{"stdio-server":{"failures":1,"failed_grades":2}}}`,
+		`{"version":3,"attempts":{}}`,
+	} {
+		os.WriteFile(path, []byte(unknown), 0o600)
+		var ce *CorruptError
+		if _, err := NewStore(path).Load(); !errors.As(err, &ce) || !strings.Contains(err.Error(), "unknown field") {
+			t.Errorf("Load of %s = %v, want a *CorruptError for the unknown field", unknown, err)
+		}
 	}
 }
