@@ -31,8 +31,18 @@ type headerMasker struct {
 	unread bool                // the latest block was recorded as it crossed, its names unknown
 	// pending are a block's frames while it is collected (HEADERS, then
 	// CONTINUATION until END_HEADERS): the record gets them together.
-	pending [][]byte
+	// pendingBytes is their length; overflow is set while the rest of a
+	// block longer than maxHeaderBlock passes.
+	pending      [][]byte
+	pendingBytes int
+	overflow     bool
 }
+
+// maxHeaderBlock bounds a header block the masker collects: as much as
+// the record keeps of one message (DefaultMaxData). Real metadata takes
+// a few KiB; a peer that sends CONTINUATION frames without end would
+// otherwise grow pending without end.
+const maxHeaderBlock = DefaultMaxData
 
 func newHeaderMasker() *headerMasker {
 	m := &headerMasker{}
@@ -54,12 +64,24 @@ const (
 // HPACK cannot decode (a peer out of step, which the connection does
 // not survive) is recorded as it crossed.
 func (m *headerMasker) frame(b []byte) [][]byte {
+	if m.overflow {
+		// The rest of a block too long to collect passes unread.
+		m.overflow = b[4]&flagEndHeaders == 0
+		return [][]byte{b}
+	}
 	m.pending = append(m.pending, b)
-	if b[4]&flagEndHeaders == 0 {
+	m.pendingBytes += len(b)
+	if b[4]&flagEndHeaders == 0 && m.pendingBytes <= maxHeaderBlock {
 		return nil
 	}
 	frames := m.pending
-	m.pending = nil
+	m.pending, m.pendingBytes = nil, 0
+	if b[4]&flagEndHeaders == 0 {
+		// Too long to collect: what came so far, and the rest as it
+		// comes, are unread, and the table is lost with the block.
+		m.overflow, m.broken, m.unread = true, true, true
+		return frames
+	}
 	m.unread = true // until the block is read
 	// Cut each frame into the part before its fragment, the fragment,
 	// and its padding.

@@ -70,3 +70,45 @@ func TestHeaderMasker(t *testing.T) {
 		t.Error("a block read after a lost one")
 	}
 }
+
+// TestHeaderMaskerEndlessBlock: a header block that goes on past
+// maxHeaderBlock, CONTINUATION after CONTINUATION, is not collected
+// without end: the masker gives up on it, hands back what it held, and
+// lets the rest pass as it comes, unread, and the blocks after it too.
+func TestHeaderMaskerEndlessBlock(t *testing.T) {
+	frame := func(typ, flags byte, n int) []byte {
+		return append([]byte{byte(n >> 16), byte(n >> 8), byte(n), typ, flags, 0, 0, 0, 1}, make([]byte, n)...)
+	}
+	const part = 64 << 10
+	m := NewHeaderMasker()
+	if frames, ok := m.Frame(frame(0x1, 0, part)); frames != nil || !ok {
+		t.Fatalf("the first frame: %d frames, ok %v; want it held", len(frames), ok)
+	}
+	held := 1
+	for {
+		frames, ok := m.Frame(frame(0x9, 0, part))
+		if frames == nil {
+			held++
+			if held*part > 2*maxHeaderBlock {
+				t.Fatalf("the masker holds %d frames, %d bytes, of one block", held, held*part)
+			}
+			continue
+		}
+		if ok || len(frames) != held+1 {
+			t.Fatalf("giving up: %d frames back, ok %v; want the %d held and this one, not ok", len(frames), ok, held+1)
+		}
+		break
+	}
+	if len(m.m.pending) != 0 {
+		t.Errorf("%d frames still held", len(m.m.pending))
+	}
+	if frames, ok := m.Frame(frame(0x9, 0, part)); len(frames) != 1 || ok {
+		t.Errorf("the block goes on: %d frames, ok %v; want it passed at once, unread", len(frames), ok)
+	}
+	if frames, ok := m.Frame(frame(0x9, flagEndHeaders, part)); len(frames) != 1 || ok {
+		t.Errorf("the block's end: %d frames, ok %v", len(frames), ok)
+	}
+	if frames, ok := m.Frame(headersFrame([]byte{0x82})); len(frames) != 1 || ok {
+		t.Errorf("a block after it: %d frames, ok %v; want it unread, the table lost", len(frames), ok)
+	}
+}
