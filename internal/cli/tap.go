@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -199,7 +200,13 @@ func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env 
 		return usageErrorf("tap: %v", err)
 	}
 	rec.Add(tap.Event{Kind: tap.KindStart, Format: tap.Format, Upstream: p.Upstream(), URL: "http://" + ln.Addr().String()})
-	fmt.Fprintf(env.Stderr, "wirelab: tap relays to %s; point the host at http://%s instead\n", p.Upstream(), ln.Addr())
+	// The host is pointed at the endpoint itself, path and all, as it
+	// was at the upstream's; the tap's "/" leads there too.
+	at := "http://" + ln.Addr().String()
+	if u, err := url.Parse(p.Upstream()); err == nil && u.Path != "" && u.Path != "/" {
+		at += u.EscapedPath()
+	}
+	fmt.Fprintf(env.Stderr, "wirelab: tap relays to %s; point the host at %s instead\n", p.Upstream(), at)
 	return serveHTTP(ctx, ln, p)
 }
 

@@ -30,8 +30,8 @@ type httpExchange struct {
 }
 
 // ReplayHTTP sends the host's requests of an HTTP recording to the
-// server at base (its scheme and host; each request keeps its recorded
-// path), and compares the answers. A request goes out once every
+// server at base, each to the path the tap sent it to (destination), and
+// compares the answers. A request goes out once every
 // exchange that had ended before it in the recording has ended in the
 // replay (or wait has passed); exchanges still open then (an event
 // stream) run beside it, as they did. Session ids are mapped from the
@@ -47,6 +47,12 @@ func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Dura
 	target, err := url.Parse(base)
 	if err != nil || target.Host == "" {
 		return nil, fmt.Errorf("replay: %q is not a URL", base)
+	}
+	dest := &destination{target: target}
+	if len(events) > 0 && events[0].Kind == KindStart {
+		if up, err := url.Parse(events[0].Upstream); err == nil {
+			dest.upstreamPath = up.Path
+		}
 	}
 	exchanges, order := collectExchanges(events)
 	ids := &idMap{}
@@ -76,7 +82,7 @@ func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Dura
 		go func() {
 			defer wg.Done()
 			defer close(x.done)
-			x.replay(ctx, client, target, sessions, ids, token)
+			x.replay(ctx, client, dest, sessions, ids, token)
 		}()
 	}
 	for _, n := range order {
@@ -153,17 +159,50 @@ func eventData(event []byte) ([]byte, bool) {
 	return joined, len(bytes.TrimSpace(joined)) > 0
 }
 
+// destination is where a recorded request is replayed: where the tap
+// sent it, on the server replayed against. The tap sent a request for
+// "/" to the upstream's own path (Proxy.rewrite), so that a host pointed
+// at the tap's bare address reached the endpoint; the recording keeps
+// the path the host asked for, and the upstream in its first event. A
+// --against URL with a path of its own takes the place of the
+// upstream's.
+type destination struct {
+	target       *url.URL // the server replayed against
+	upstreamPath string   // the path of the upstream the tap relayed to
+}
+
+func (d *destination) url(recorded string) (*url.URL, error) {
+	u, err := url.Parse(recorded)
+	if err != nil {
+		return nil, err
+	}
+	u.Scheme, u.Host = d.target.Scheme, d.target.Host
+	root := func(p string) bool { return p == "" || p == "/" }
+	if root(u.Path) && !root(d.upstreamPath) {
+		u.Path, u.RawPath = d.upstreamPath, ""
+	}
+	if !root(d.target.Path) {
+		switch {
+		case !root(d.upstreamPath) && (u.Path == d.upstreamPath || strings.HasPrefix(u.Path, strings.TrimSuffix(d.upstreamPath, "/")+"/")):
+			u.Path = d.target.Path + strings.TrimPrefix(u.Path, d.upstreamPath)
+		case root(u.Path):
+			u.Path = d.target.Path
+		}
+		u.RawPath = ""
+	}
+	return u, nil
+}
+
 // hopHeaders are not the host's to replay: the HTTP client sets them for
 // its own connection.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Host"}
 
-func (x *httpExchange) replay(ctx context.Context, client *http.Client, target *url.URL, sessions *sessionMap, ids *idMap, token string) {
-	u, err := url.Parse(x.req.URL)
+func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *destination, sessions *sessionMap, ids *idMap, token string) {
+	u, err := dest.url(x.req.URL)
 	if err != nil {
 		x.gotError = err
 		return
 	}
-	u.Scheme, u.Host = target.Scheme, target.Host
 	body := ids.rewrite(x.req.Bytes())
 	req, err := http.NewRequestWithContext(ctx, x.req.Method, u.String(), bytes.NewReader(body))
 	if err != nil {
