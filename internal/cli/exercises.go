@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/wirelab/wirelab/exercises"
@@ -67,18 +68,32 @@ func exercisesCmd(args []string, env Env) (int, error) {
 	return exitOK, nil
 }
 
-// progressWord sums up the progress on one exercise in a word or two.
+// progressWord sums up the progress on one exercise in a few words:
+// passed; or how the learner has been at it (failed grades or checks,
+// hints seen, the solution seen early), which the playground's course
+// map calls "tried"; or "-" for not started.
 func progressWord(e exerciseEntry) string {
-	switch p := e.Progress; {
+	p := e.Progress
+	switch {
 	case p == nil:
 		return "?"
 	case p.Passed:
 		return "passed"
-	case p.HintsShown > 0:
-		return fmt.Sprintf("hint %d/%d", p.HintsShown, e.Hints)
-	default:
+	}
+	var words []string
+	if p.Failures > 0 {
+		words = append(words, fmt.Sprintf("failed %d", p.Failures))
+	}
+	if p.HintsShown > 0 {
+		words = append(words, fmt.Sprintf("hint %d/%d", p.HintsShown, e.Hints))
+	}
+	if p.SolutionShown {
+		words = append(words, "solution seen")
+	}
+	if len(words) == 0 {
 		return "-"
 	}
+	return strings.Join(words, ", ")
 }
 
 // checkLang accepts the course's languages.

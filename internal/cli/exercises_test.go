@@ -43,11 +43,7 @@ func TestExercisesList(t *testing.T) {
 		"mcp-server code mcp-by-hand hint 1/3 An MCP server over stdio, by hand",
 		"frames-mcp-handshake frame mcp-by-hand - The MCP handshake by hand",
 	} {
-		found := false
-		for _, l := range lines {
-			found = found || strings.Join(strings.Fields(l), " ") == want
-		}
-		if !found {
+		if !hasRow(stdout, want) {
 			t.Errorf("no line %q in:\n%s", want, stdout)
 		}
 	}
@@ -55,6 +51,38 @@ func TestExercisesList(t *testing.T) {
 	code, stdout, _ = run(t, "", "exercises", "--lang", "ru")
 	if code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") {
 		t.Errorf("--lang ru: exit %d:\n%s", code, stdout)
+	}
+}
+
+// hasRow reports whether a line of a table printed by tabwriter reads
+// want, with each run of spaces between its words as one space.
+func hasRow(table, want string) bool {
+	for _, l := range strings.Split(table, "\n") {
+		if strings.Join(strings.Fields(l), " ") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestProgressWord sums up the ways a learner can be at an exercise:
+// everything but a pass is listed, shortest first.
+func TestProgressWord(t *testing.T) {
+	for _, tt := range []struct {
+		p    *progress.Exercise
+		want string
+	}{
+		{nil, "?"},
+		{&progress.Exercise{}, "-"},
+		{&progress.Exercise{Passed: true, Failures: 4, HintsShown: 2}, "passed"},
+		{&progress.Exercise{Failures: 3}, "failed 3"},
+		{&progress.Exercise{HintsShown: 2}, "hint 2/4"},
+		{&progress.Exercise{SolutionShown: true}, "solution seen"},
+		{&progress.Exercise{Failures: 1, HintsShown: 4, SolutionShown: true}, "failed 1, hint 4/4, solution seen"},
+	} {
+		if got := progressWord(exerciseEntry{Hints: 4, Progress: tt.p}); got != tt.want {
+			t.Errorf("progressWord(%+v) = %q, want %q", tt.p, got, tt.want)
+		}
 	}
 }
 

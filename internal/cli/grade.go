@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,8 +68,9 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 		graders = append(graders, g)
 	}
 
-	// A pass is recorded in the progress, and the workspace is found
-	// there: a file that cannot be read stops the grade before it builds.
+	// A pass or a failure is recorded in the progress, and the workspace
+	// is found there: a file that cannot be read stops the grade before
+	// it builds.
 	st, err := loadProgress()
 	if err != nil {
 		return exitFailure, err
@@ -119,8 +121,8 @@ func exerciseDir(base, id string) string {
 }
 
 // gradeOnce grades every exercise asked for, printing each report as it
-// goes, and records the passes. The error is progress that could not be
-// saved.
+// goes, and records the passes and the failures. The error is progress
+// that could not be saved.
 func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gradeOptions, env Env) (int, error) {
 	code := exitOK
 	for i, g := range graders {
@@ -140,27 +142,49 @@ func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gr
 		} else {
 			fmt.Fprint(env.Stdout, grade.SummaryText(rep))
 		}
-		if err != nil { // interrupted
+		if err != nil { // interrupted: no verdict, nothing to record
 			return exitFailure, nil
 		}
 		if !rep.Passed {
 			code = exitFailure
-			continue
 		}
 		if solutions.Same(g.Exercise, dirs[i]) {
-			// The reference solution itself passed: that is the grader's
-			// success, not the learner's.
+			// The reference solution itself was graded: that proves the
+			// grader, right or wrong, not the learner.
 			continue
 		}
-		err = updateProgress(func(st *progress.State) error {
-			st.Pass(g.Exercise, time.Now())
-			return nil
-		})
-		if err != nil {
-			return exitFailure, fmt.Errorf("%s passed, but the pass is not recorded: %w", g.Exercise, err)
+		switch {
+		case rep.Passed:
+			err = updateProgress(func(st *progress.State) error {
+				st.Pass(g.Exercise, time.Now())
+				return nil
+			})
+			if err != nil {
+				return exitFailure, fmt.Errorf("%s passed, but the pass is not recorded: %w", g.Exercise, err)
+			}
+		case attemptFailed(rep, dirs[i]):
+			err = updateProgress(func(st *progress.State) error {
+				st.Fail(g.Exercise, time.Now())
+				return nil
+			})
+			if err != nil {
+				return exitFailure, fmt.Errorf("%s failed, and the failure is not recorded either: %w", g.Exercise, err)
+			}
 		}
 	}
 	return code, nil
+}
+
+// attemptFailed reports whether a grade that did not pass found the
+// learner's program in dir wrong: a stage failed. A stage that errored
+// is a bug in the grader, not a verdict on the program, and a folder
+// that is not there holds no attempt (the playground does not even
+// grade one); neither counts as a failure in the progress.
+func attemptFailed(rep *grade.Report, dir string) bool {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	return slices.ContainsFunc(rep.Stages, func(s grade.StageResult) bool { return s.Status == grade.Failed })
 }
 
 // snapshot records the modification time and size of every .go file

@@ -90,8 +90,8 @@ Not yet: stage 2 of 7, "answers one call", failed.
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if st, _ := progress.NewStore(path).Load(); st.Exercise("stdio-server").Passed {
-		t.Error("a failed grade was recorded as a pass")
+	if e := exerciseProgress(t, path, "stdio-server"); e.Passed || e.Failures != 1 || e.LastFailure.IsZero() {
+		t.Errorf("after a failed grade: progress %+v, want one failure and no pass", e)
 	}
 
 	code, stdout, _ = run(t, "", "grade", "--json", "stdio-server", "--all-stages")
@@ -102,6 +102,62 @@ Not yet: stage 2 of 7, "answers one call", failed.
 	if code != exitFailure || rep.Passed || rep.Dir != filepath.Join(ws, "stdio-server") || len(rep.Stages) != 7 || rep.Stages[1].Failure.Offset == nil {
 		t.Errorf("exit %d, report %+v", code, rep)
 	}
+	if e := exerciseProgress(t, path, "stdio-server"); e.Failures != 2 {
+		t.Errorf("after a second failed grade: progress %+v, want two failures", e)
+	}
+	// The list shows the failures where it showed "-".
+	if _, stdout, _ := run(t, "", "exercises"); !hasRow(stdout, "stdio-server code stdio failed 2 A stdio tool server") {
+		t.Errorf("wirelab exercises:\n%s", stdout)
+	}
+}
+
+// TestGradeFailureRecorded grades programs that do not build, which are
+// quick to grade: a learner's is a failure in the progress; the
+// reference solution's, copied unchanged, is nobody's, as its pass is;
+// and a folder that is not there is no attempt.
+func TestGradeFailureRecorded(t *testing.T) {
+	path := learner(t)
+	src, err := os.ReadFile("../../solutions/stdio-server/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No go.mod beside it: go build fails, the build stage with it.
+	ws := t.TempDir()
+	main := filepath.Join(ws, "stdio-server", "main.go")
+	os.Mkdir(filepath.Dir(main), 0o755)
+	os.WriteFile(main, src, 0o644)
+
+	if code, stdout, _ := run(t, "", "grade", "--dir", ws, "stdio-server"); code != exitFailure || !strings.Contains(stdout, "FAIL  1. builds") {
+		t.Fatalf("the solution without a module: exit %d:\n%s", code, stdout)
+	}
+	if st, err := progress.NewStore(path).Load(); err != nil || len(st.Exercises) != 0 {
+		t.Errorf("progress after a failed grade of the reference solution: %+v, %v; want none", st.Exercises, err)
+	}
+
+	if code, stdout, _ := run(t, "", "grade", "--dir", t.TempDir(), "stdio-server"); code != exitFailure || !strings.Contains(stdout, "there is no folder") {
+		t.Fatalf("no folder: exit %d:\n%s", code, stdout)
+	}
+	if st, err := progress.NewStore(path).Load(); err != nil || len(st.Exercises) != 0 {
+		t.Errorf("progress after grading a folder that is not there: %+v, %v; want none", st.Exercises, err)
+	}
+
+	os.WriteFile(main, append(src, "\n// Mine now.\n"...), 0o644)
+	if code, stdout, _ := run(t, "", "grade", "--dir", ws, "stdio-server"); code != exitFailure {
+		t.Fatalf("the learner's copy without a module: exit %d:\n%s", code, stdout)
+	}
+	if e := exerciseProgress(t, path, "stdio-server"); e.Passed || e.Failures != 1 {
+		t.Errorf("progress after the learner's failed grade: %+v, want one failure", e)
+	}
+}
+
+// exerciseProgress reads one exercise's progress from the file at path.
+func exerciseProgress(t *testing.T, path, id string) progress.Exercise {
+	t.Helper()
+	st, err := progress.NewStore(path).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Exercise(id)
 }
 
 func TestGradeMissingFolder(t *testing.T) {
@@ -233,5 +289,38 @@ func TestGradeWatch(t *testing.T) {
 	done <- err // for the deferred cleanup
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("after an interrupt: %v, want exit status 1 (the last grade failed)", err)
+	}
+}
+
+// TestAttemptFailed: only a stage that failed is a verdict on the
+// learner's program; a grader's own error, and a folder that is not
+// there, are not.
+func TestAttemptFailed(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	os.WriteFile(file, []byte("package main\n"), 0o644)
+	report := func(s ...grade.Status) *grade.Report {
+		rep := &grade.Report{}
+		for _, st := range s {
+			rep.Stages = append(rep.Stages, grade.StageResult{Status: st})
+		}
+		return rep
+	}
+	for _, tt := range []struct {
+		name string
+		rep  *grade.Report
+		dir  string
+		want bool
+	}{
+		{"a stage failed", report(grade.Passed, grade.Failed, grade.Skipped), dir, true},
+		{"the build failed", report(grade.Failed, grade.Skipped), dir, true},
+		{"failed, then the grader erred (--all-stages)", report(grade.Passed, grade.Failed, grade.Errored), dir, true},
+		{"the grader erred", report(grade.Errored, grade.Skipped), dir, false},
+		{"no folder", report(grade.Failed, grade.Skipped), filepath.Join(dir, "nope"), false},
+		{"a file, not a folder", report(grade.Failed, grade.Skipped), file, false},
+	} {
+		if got := attemptFailed(tt.rep, tt.dir); got != tt.want {
+			t.Errorf("%s: attemptFailed = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
