@@ -7,8 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/wirelab/wirelab/protocols/mcp"
 )
 
 // shutdownTimeout bounds how long in-flight calls (a deploy takes about a
@@ -51,6 +54,12 @@ func listenReachable(addr, flagName, proto, scheme, reachable string, stderr io.
 		fmt.Fprintf(stderr, reachable, ln.Addr())
 	}
 	fmt.Fprintf(stderr, "wirelab: %s server listening on %s%s\n", proto, scheme, ln.Addr())
+	if strings.HasPrefix(proto, "mcp") && scheme == "http://" {
+		// An MCP client is given the endpoint, not the server's root:
+		// the line above stays what scripts wait for, and this one
+		// names what to paste into a client.
+		fmt.Fprintf(stderr, "wirelab: %s endpoint: http://%s%s\n", proto, ln.Addr(), mcp.Endpoint)
+	}
 	return ln, loopback, nil
 }
 

@@ -56,3 +56,33 @@ func TestAnyPort(t *testing.T) {
 		}
 	}
 }
+
+// TestListenNamesTheMCPEndpoint: an MCP server over HTTP names its
+// endpoint, path and all, on the line after the one scripts wait for,
+// which stays as it was; other servers print that one line only.
+func TestListenNamesTheMCPEndpoint(t *testing.T) {
+	for _, tt := range []struct {
+		proto, scheme string
+		endpoint      bool
+	}{
+		{"mcp", "http://", true},
+		{"mcp-auth", "http://", true},
+		{"http", "http://", false},
+		{"grpc", "", false},
+	} {
+		var stderr strings.Builder
+		ln, _, err := listen("127.0.0.1:0", "", tt.proto, tt.scheme, &stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		want := "wirelab: " + tt.proto + " server listening on " + tt.scheme + addr + "\n"
+		if tt.endpoint {
+			want += "wirelab: " + tt.proto + " endpoint: http://" + addr + "/mcp\n"
+		}
+		if stderr.String() != want {
+			t.Errorf("%s: stderr %q, want %q", tt.proto, stderr.String(), want)
+		}
+	}
+}
