@@ -106,11 +106,20 @@ func (l *LoopbackRedirect) URI(context.Context) (string, error) {
 	l.answers = make(chan url.Values, 4)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+callbackPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		q := r.URL.Query()
+		if !q.Has("code") && !q.Has("error") && !q.Has("state") {
+			// A stray visit (a reload, a probe), not a redirect from
+			// the authorization server, which always brings a code or
+			// an error, and the state: it does not end the wait.
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintln(w, "this is not an answer of an authorization server: it has no code, error or state; wirelab still waits for one")
+			return
+		}
 		select {
-		case l.answers <- r.URL.Query():
+		case l.answers <- q:
 		default: // more callbacks than anyone waits for: drop this one
 		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "wirelab got the answer of the authorization server; you may close this page.")
 	})
 	l.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
