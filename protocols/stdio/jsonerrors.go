@@ -43,8 +43,17 @@ func syntaxProblem(err error) string {
 	if context == "exceeded max depth" {
 		return fmt.Sprintf("arrays and objects are nested more than %d deep (at byte %d)", maxNesting, se.Offset)
 	}
+	if word, ok := strings.CutPrefix(context, "in literal "); ok {
+		// "in literal null (expecting 'u')": a bare word that began like
+		// null, true or false. Text in JSON is a string.
+		word, _, _ = strings.Cut(word, " ")
+		return fmt.Sprintf("unexpected %s at byte %d, inside what began as %s: JSON's only bare words are true, false and null, and text goes in double quotes", char, se.Offset, word)
+	}
 	where := context
 	for _, c := range []struct{ context, where string }{
+		{"in numeric literal", "inside a number"},
+		{"after decimal point in numeric literal", "after a number's decimal point, where a digit should come"},
+		{"in exponent of numeric literal", "in a number's exponent, where a digit should come"},
 		{"looking for beginning of object key string", "where a key, a string in double quotes, should start"},
 		{"looking for beginning of value", "where a value should start"},
 		{"after object key:value pair", `after a key and its value, where "," or "}" should come`},
