@@ -112,10 +112,7 @@ func (c *consoleSite) page(w http.ResponseWriter, r *http.Request) {
 	v.Styles = append(v.Styles, "/static/console.css")
 	v.Scripts = append(v.Scripts, "/static/console.js")
 	v.Class = "console-page"
-	templates := spec.Templates
-	if templates == nil {
-		templates = []frameTemplate{}
-	}
+	templates := localized(spec.Templates, v.Lang)
 	local := wire.IsLocalPeer(r)
 	cv := consoleView{pageView: v, Spec: spec, Local: local, Data: consoleData{
 		Slug: spec.Slug, Name: spec.Name, Targets: spec.Targets, Custom: spec.Custom, Templates: templates,

@@ -55,31 +55,31 @@ func oauthTemplates() []frameTemplate {
 	form := []string{"Content-Type: application/x-www-form-urlencoded"}
 	word := `{"text":"read the wire"}`
 	return []frameTemplate{
-		{Name: "1. tools/call without a token (401)", Target: "mcp-auth", Group: oauthGroup, Frame: mcpAuthCall(41, "word_count", word, ""), Expect: `resource_metadata=`},
-		{Name: "2. GET the protected resource metadata", Target: "mcp-auth", Group: oauthGroup,
+		{Name: "1. tools/call without a token (401)", NameRU: "1. tools/call без токена (401)", Target: "mcp-auth", Group: oauthGroup, Frame: mcpAuthCall(41, "word_count", word, ""), Expect: `resource_metadata=`},
+		{Name: "2. GET the protected resource metadata", NameRU: "2. GET метаданных защищённого ресурса", Target: "mcp-auth", Group: oauthGroup,
 			Frame: httpRequest("GET", "/.well-known/oauth-protected-resource/mcp", nil, ""), Expect: `"authorization_servers"`},
-		{Name: "3. GET the authorization server metadata", Target: "oauth", Group: oauthGroup,
+		{Name: "3. GET the authorization server metadata", NameRU: "3. GET метаданных сервера авторизации", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("GET", "/.well-known/oauth-authorization-server", nil, ""), Expect: `"code_challenge_methods_supported"`},
-		{Name: "4. POST /register (a public client)", Target: "oauth", Group: oauthGroup,
+		{Name: "4. POST /register (a public client)", NameRU: "4. POST /register (публичный клиент)", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("POST", "/register", []string{"Content-Type: application/json"},
 				`{"client_name":"by hand","application_type":"native","redirect_uris":["`+oauthRedirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`),
 			Expect: `"client_id"`},
-		{Name: "5. GET /authorize (the consent page)", Target: "oauth", Group: oauthGroup,
+		{Name: "5. GET /authorize (the consent page)", NameRU: "5. GET /authorize (страница согласия)", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("GET", "/authorize?"+oauthAuthorizeParams(), nil, ""), Expect: `name="csrf"`},
-		{Name: "6. POST /authorize: Allow (303 with the code)", Target: "oauth", Group: oauthGroup,
+		{Name: "6. POST /authorize: Allow (303 with the code)", NameRU: "6. POST /authorize: разрешить (303 с кодом)", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("POST", "/authorize", form, oauthAuthorizeParams()+"&csrf={{csrf}}&decision=allow"), Expect: `code=`},
-		{Name: "7. POST /token: the code and the verifier for a token", Target: "oauth", Group: oauthGroup,
+		{Name: "7. POST /token: the code and the verifier for a token", NameRU: "7. POST /token: код и verifier в обмен на токен", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("POST", "/token", form, "grant_type=authorization_code&code={{code}}&redirect_uri="+url.QueryEscape(oauthRedirect)+
 				"&client_id={{client_id}}&code_verifier="+oauthVerifier+"&resource={{resource}}"),
 			Expect: `"access_token"`},
-		{Name: "8. tools/call with the token", Target: "mcp-auth", Group: oauthGroup, Frame: mcpAuthCall(42, "word_count", word, "Bearer {{access_token}}"), Expect: `"words":3`},
-		{Name: "9. deploy to production (403: the token's scope is too small)", Target: "mcp-auth", Group: oauthGroup,
+		{Name: "8. tools/call with the token", NameRU: "8. tools/call с токеном", Target: "mcp-auth", Group: oauthGroup, Frame: mcpAuthCall(42, "word_count", word, "Bearer {{access_token}}"), Expect: `"words":3`},
+		{Name: "9. deploy to production (403: the token's scope is too small)", NameRU: "9. деплой в production (403: scope токена слишком узок)", Target: "mcp-auth", Group: oauthGroup,
 			Frame: mcpAuthCall(43, "deploy_service", `{"service":"api","env":"production"}`, "Bearer {{access_token}}"), Expect: `insufficient_scope`},
-		{Name: "10. the same code again (invalid_grant)", Target: "oauth", Group: oauthGroup,
+		{Name: "10. the same code again (invalid_grant)", NameRU: "10. тот же код ещё раз (invalid_grant)", Target: "oauth", Group: oauthGroup,
 			Frame: httpRequest("POST", "/token", form, "grant_type=authorization_code&code={{code}}&redirect_uri="+url.QueryEscape(oauthRedirect)+
 				"&client_id={{client_id}}&code_verifier="+oauthVerifier+"&resource={{resource}}"),
 			Expect: `invalid_grant`},
-		{Name: "11. tools/call with a token the server did not issue (401)", Target: "mcp-auth", Group: oauthGroup,
+		{Name: "11. tools/call with a token the server did not issue (401)", NameRU: "11. tools/call с токеном, которого сервер не выдавал (401)", Target: "mcp-auth", Group: oauthGroup,
 			Frame: mcpAuthCall(44, "word_count", word, "Bearer not-a-token"), Expect: `invalid_token`},
 	}
 }
