@@ -63,7 +63,7 @@ func TestNewerProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := run(t, "", "hint", "stdio-server")
-	want := "wirelab: progress file " + path + " was written by a newer wirelab (format 99; this one reads 2): " +
+	want := "wirelab: progress file " + path + " was written by a newer wirelab (format 99; this one reads 3): " +
 		"update this wirelab (in its clone: git pull, then go install .), or set WIRELAB_HOME to another folder to keep a separate progress for it\n"
 	if code != exitFailure || stdout != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 1 and:\n%s", code, stdout, stderr, want)
