@@ -97,18 +97,20 @@ func consoleFor(slug string) (consoleSpec, bool) {
 // catalogue, with arguments the tool accepts. Each shows its tool at
 // work: search looks for a word its notes (protocols/tools/corpus.json)
 // hold, in four of them, so the answer has hits, ranked, and a total
-// above the three hits it returns by default.
-var toolCalls = []struct{ name, args, expect string }{
-	{"word_count", `{"text":"read the wire"}`, `"words":3`},
-	{"search", `{"q":"grpc"}`, `"hits":[{"id":"grpc"`},
-	{"weather", `{"city":"Lisbon"}`, `Lisbon`},
-	{"deploy_service", `{"service":"api","env":"staging"}`, `deployed`},
+// above the three hits it returns by default. weather fails, as its
+// upstream always does, and its name says so, so that the failure reads
+// as the example it is: a tool error, not a broken server.
+var toolCalls = []struct{ name, args, expect, note, noteRU string }{
+	{"word_count", `{"text":"read the wire"}`, `"words":3`, "", ""},
+	{"search", `{"q":"grpc"}`, `"hits":[{"id":"grpc"`, "", ""},
+	{"weather", `{"city":"Lisbon"}`, `forecast service unavailable`, " (its upstream is down: a tool error)", " (его источник недоступен: ошибка инструмента)"},
+	{"deploy_service", `{"service":"api","env":"staging"}`, `deployed`, "", ""},
 }
 
 func stdioTemplates() []frameTemplate {
 	var ts []frameTemplate
 	for i, c := range toolCalls {
-		ts = append(ts, frameTemplate{Name: c.name, NameRU: c.name, Target: "stdio",
+		ts = append(ts, frameTemplate{Name: c.name + c.note, NameRU: c.name + c.noteRU, Target: "stdio",
 			Frame: fmt.Sprintf(`{"id":%d,"name":%q,"args":%s}`, i+1, c.name, c.args), Expect: c.expect})
 	}
 	return append(ts,
@@ -133,7 +135,7 @@ func httpTemplates() []frameTemplate {
 		{Name: "GET /openapi.json", NameRU: "GET /openapi.json", Target: "http", Frame: httpRequest("GET", "/openapi.json", nil, ""), Expect: `"openapi"`},
 	}
 	for _, c := range toolCalls {
-		ts = append(ts, frameTemplate{Name: "POST /execute " + c.name, NameRU: "POST /execute " + c.name, Target: "http",
+		ts = append(ts, frameTemplate{Name: "POST /execute " + c.name + c.note, NameRU: "POST /execute " + c.name + c.noteRU, Target: "http",
 			Frame:  httpRequest("POST", "/execute", []string{"Content-Type: application/json"}, fmt.Sprintf(`{"name":%q,"args":%s}`, c.name, c.args)),
 			Expect: c.expect})
 	}
@@ -181,7 +183,7 @@ func grpcTemplates() []frameTemplate {
 	// arguments is a bytes field, and ProtoJSON writes bytes as base64:
 	// the JSON object is inside, encoded.
 	for _, c := range toolCalls {
-		ts = append(ts, frameTemplate{Name: "ExecuteTool " + c.name, NameRU: "ExecuteTool " + c.name, Target: "grpc",
+		ts = append(ts, frameTemplate{Name: "ExecuteTool " + c.name + c.note, NameRU: "ExecuteTool " + c.name + c.noteRU, Target: "grpc",
 			Frame:  fmt.Sprintf("tools.v1.ToolServer/ExecuteTool\n{\"toolName\":%q,\"arguments\":%q}", c.name, base64.StdEncoding.EncodeToString([]byte(c.args))),
 			Expect: "grpc-status: 0"})
 	}
