@@ -145,6 +145,7 @@ type exerciseView struct {
 	T          exerciseText
 	Ex         exercises.Exercise
 	Progress   progress.Exercise
+	State      exerciseState // where the learner stands on it, from Progress
 	HTML       template.HTML // the instructions
 	Hints      []string      // the hints shown so far
 	Local      bool          // the page is on this machine
@@ -177,7 +178,7 @@ func (x *exerciseSite) page(w http.ResponseWriter, r *http.Request) {
 func (x *exerciseSite) showPage(w http.ResponseWriter, r *http.Request, v pageView, e exercises.Exercise, status int, problem string) {
 	st := x.state(v.Lang)
 	p := st.Exercise(e.ID)
-	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, Local: wire.IsLocalPeer(r), Problem: problem}
+	ev := exerciseView{pageView: v, T: exerciseStrings(v.Lang), Ex: e, Progress: p, State: stateOf(&st.State, e.ID), Local: wire.IsLocalPeer(r), Problem: problem}
 	if ev.Problem == "" {
 		ev.Problem = st.Problem
 	}
@@ -342,7 +343,9 @@ func solutionMarkdown(e exercises.Exercise, t exerciseText) (string, bool) {
 
 // check grades a frame exercise from the transcript of a console tab's
 // session, named in the body as {"session": ID}. The id is the tab's
-// secret; the check only reads what the tab itself was shown.
+// secret; the check only reads what the tab itself was shown. A pass is
+// saved in the progress, and so is a failure once the tab has sent a
+// frame, as `wirelab grade` saves both; only for a page on this machine.
 func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 	e, ok := exercises.ByID(r.PathValue("id"))
 	if !ok || e.Kind != exercises.Frame {
@@ -375,14 +378,25 @@ func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 	}
 	var saved bool
 	var serr error
-	if res.Passed {
+	switch {
+	case res.Passed:
 		saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	case sentFrames(events):
+		// A check of a tab that has sent nothing yet is a look at the
+		// steps, not an attempt: only a failure after frames were sent
+		// counts.
+		saved, serr = x.save(r, func(st *progress.State) { st.Fail(e.ID, time.Now()) })
 	}
 	writeJSON(w, http.StatusOK, struct {
 		*frames.Result
-		Saved   bool   `json:"saved"`
-		Problem string `json:"problem,omitempty"` // why the pass was not saved
+		Saved   bool   `json:"saved"`             // the pass or the failure is in the progress
+		Problem string `json:"problem,omitempty"` // why it was not saved
 	}{res, saved, problem(serr, requestLang(r))})
+}
+
+// sentFrames reports whether a transcript holds a frame the tab sent.
+func sentFrames(events []frames.Event) bool {
+	return slices.ContainsFunc(events, func(ev frames.Event) bool { return ev.Dir == "out" })
 }
 
 // grade grades a code exercise in the learner's workspace and streams
@@ -454,10 +468,20 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		flush(map[string]any{"op": "done", "passed": false, "summary": err.Error()})
 		return
 	}
+	// An interrupted grade (err) has no verdict, and a grade of the
+	// reference solution proves the grader, not the learner: neither is
+	// recorded. Of the rest, a pass is, and so is a failure, if a stage
+	// failed: a stage that errored is the grader's own bug, no verdict on
+	// the learner's program.
 	saved := false
 	var serr error
-	if err == nil && rep.Passed && !solutions.Same(e.ID, dir) {
-		saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+	if err == nil && !solutions.Same(e.ID, dir) {
+		switch {
+		case rep.Passed:
+			saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
+		case slices.ContainsFunc(rep.Stages, func(s grade.StageResult) bool { return s.Status == grade.Failed }):
+			saved, serr = x.save(r, func(st *progress.State) { st.Fail(e.ID, time.Now()) })
+		}
 	}
 	done := map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(rep), "saved": saved}
 	if serr != nil {
@@ -509,5 +533,9 @@ func newProgressView(l loaded) progressView {
 }
 
 func (pv progressView) passed(id string) bool { return pv.State.Exercise(id).Passed }
+
+// state is where the learner stands on an exercise, as the course map
+// shows it.
+func (pv progressView) state(id string) exerciseState { return stateOf(&pv.State, id) }
 
 func exerciseHref(id string) templ.SafeURL { return templ.SafeURL("/exercises/" + id) }

@@ -158,6 +158,45 @@ func TestExercisesFromElsewhere(t *testing.T) {
 	}
 }
 
+// TestFailedCheckFromElsewhere: a check of a frame exercise asked for by
+// a page on another machine is answered, and fails, but the failure is
+// not this learner's. The frames are sent from this machine (stdio
+// servers run only for its pages); the check alone comes from elsewhere,
+// with the session's id.
+func TestFailedCheckFromElsewhere(t *testing.T) {
+	t.Setenv(childEnv, "1")
+	store := progress.NewStore(filepath.Join(t.TempDir(), "progress.json"))
+	pg := New(tools.New(nil), &Options{Executable: os.Args[0], Progress: store})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/check") {
+			r.RemoteAddr = "192.0.2.7:4000"
+		}
+		pg.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { srv.Close(); pg.Close() })
+
+	const id = "frames-stdio-errors"
+	fs, _ := frames.Solution(id)
+	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", http.Header{"Origin": {srv.URL}})
+	if err != nil {
+		t.Fatalf("dial: %v (%v)", err, resp)
+	}
+	defer conn.Close()
+	var hi wire.Hello
+	if err := conn.ReadJSON(&hi); err != nil || hi.Session == "" {
+		t.Fatalf("hello: %+v, %v", hi, err)
+	}
+	send(t, conn, wire.Command{Op: "send", ID: 1, Target: fs[0].Target, Frame: fs[0].Text})
+	next(t, conn, func(ev wire.Event) bool { return ev.Target == fs[0].Target && ev.Dir == "in" })
+	code, body := post(t, srv.URL+"/exercises/"+id+"/check", "application/json", `{"session":"`+hi.Session+`"}`)
+	if code != http.StatusOK || !strings.Contains(body, `"passed":false`) || !strings.Contains(body, `"saved":false`) {
+		t.Errorf("a failed check from elsewhere: %d %s", code, body)
+	}
+	if st, _ := store.Load(); len(st.Exercises) != 0 {
+		t.Errorf("progress changed from elsewhere: %+v", st.Exercises)
+	}
+}
+
 // TestCheckFrameExercise does a frame exercise the way a learner does in
 // a console: the frames go through the tab's websocket, then Check reads
 // the session's transcript. A wrong session is a clear 404.
@@ -184,19 +223,42 @@ func TestCheckFrameExercise(t *testing.T) {
 		json.Unmarshal([]byte(body), &res)
 		return code, res
 	}
-	if code, res := check(); code != http.StatusOK || res["passed"] != false {
+	if code, res := check(); code != http.StatusOK || res["passed"] != false || res["saved"] != false {
 		t.Errorf("before any frame: %d %v", code, res)
 	}
-	for i, f := range fs {
-		send(t, conn, wire.Command{Op: "send", ID: int64(i + 1), Target: f.Target, Frame: f.Text})
-		next(t, conn, func(ev wire.Event) bool { return ev.Target == f.Target && ev.Dir == "in" })
+	// A look at the steps before sending anything is no attempt.
+	if st, _ := store.Load(); st.Exercise(id) != (progress.Exercise{}) {
+		t.Errorf("a check before any frame is in the progress: %+v", st.Exercise(id))
 	}
+	if len(fs) < 2 {
+		t.Fatalf("%s's solution has %d frames; the test sends all but the last first", id, len(fs))
+	}
+	sendFrames := func(from int, fs []frames.Frame) {
+		for i, f := range fs {
+			send(t, conn, wire.Command{Op: "send", ID: int64(from + i), Target: f.Target, Frame: f.Text})
+			next(t, conn, func(ev wire.Event) bool { return ev.Target == f.Target && ev.Dir == "in" })
+		}
+	}
+	// All but the last frame: a failed check, counted.
+	sendFrames(1, fs[:len(fs)-1])
+	if code, res := check(); code != http.StatusOK || res["passed"] != false || res["saved"] != true {
+		t.Fatalf("after all but the last frame: %d %v", code, res)
+	}
+	if st, _ := store.Load(); st.Exercise(id).Passed || st.Exercise(id).Failures != 1 {
+		t.Errorf("after a failed check: %+v, want one failure", st.Exercise(id))
+	}
+	_, body := fetchPage(t, srv.URL+"/learn/")
+	if m := regexp.MustCompile(`href="/exercises/` + id + `" data-state="([a-z-]+)"`).FindStringSubmatch(body); m == nil || m[1] != "tried" {
+		t.Errorf("the course map shows %s as %v, want tried", id, m)
+	}
+
+	sendFrames(len(fs), fs[len(fs)-1:])
 	code, res := check()
 	if code != http.StatusOK || res["passed"] != true || res["saved"] != true {
 		t.Fatalf("after the solution's frames: %d %v", code, res)
 	}
-	if st, _ := store.Load(); !st.Exercise(id).Passed {
-		t.Error("the pass is not in the progress")
+	if st, _ := store.Load(); !st.Exercise(id).Passed || st.Exercise(id).Failures != 1 {
+		t.Errorf("after the pass: %+v, want it passed, the failure kept", st.Exercise(id))
 	}
 	if code, _ := post(t, srv.URL+"/exercises/"+id+"/check", "application/json", `{"session":"nope"}`); code != http.StatusNotFound {
 		t.Errorf("unknown session: %d", code)
@@ -250,6 +312,54 @@ func TestGradeFromPage(t *testing.T) {
 	}
 	if st, _ := store.Load(); !st.Exercise("stdio-server").Passed {
 		t.Error("the pass is not in the progress")
+	}
+}
+
+// TestGradeFailureFromPage grades from the page a program that does not
+// build, the quickest to fail: the failure is saved, and the exercise
+// shows as tried on the course map, the list of exercises and its page.
+func TestGradeFailureFromPage(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "")
+	ws := t.TempDir()
+	os.Mkdir(filepath.Join(ws, "stdio-server"), 0o755)
+	// No go.mod either: go build fails at once.
+	os.WriteFile(filepath.Join(ws, "stdio-server", "main.go"), []byte("package main\n\nfunc main() { notYet() }\n"), 0o644)
+	store.Update(func(st *progress.State) error { st.Workspace = ws; return nil })
+
+	resp, err := http.Post(srv.URL+"/exercises/stdio-server/grade", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var last map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		last = nil
+		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+	}
+	if last["op"] != "done" || last["passed"] != false || last["saved"] != true || last["problem"] != nil {
+		t.Fatalf("end: %v", last)
+	}
+	if st, _ := store.Load(); st.Exercise("stdio-server").Passed || st.Exercise("stdio-server").Failures != 1 {
+		t.Errorf("after a failed grade: %+v, want one failure", st.Exercise("stdio-server"))
+	}
+
+	_, body := fetchPage(t, srv.URL+"/learn/")
+	if !strings.Contains(body, `href="/exercises/stdio-server" data-state="tried"`) {
+		t.Errorf("the course map does not show stdio-server as tried")
+	}
+	_, body = fetchPage(t, srv.URL+"/exercises/")
+	if n := strings.Count(body, `class="exercise-status tried"`); n != 1 {
+		t.Errorf("the list marks %d exercises as tried, want 1 (stdio-server)", n)
+	}
+	tried := regexp.MustCompile(`class="exercise-status tried"[^>]*>[^<]*<span class="visually-hidden">tried</span></span>\s*<a href="/exercises/stdio-server">`)
+	if !tried.MatchString(body) {
+		t.Errorf("the list does not mark stdio-server as tried:\n%s", body)
+	}
+	if _, body = fetchPage(t, srv.URL+"/exercises/stdio-server?lang=ru"); !strings.Contains(body, `<span class="visually-hidden">начато</span>`) {
+		t.Errorf("the exercise's page does not say it is tried:\n%s", body)
 	}
 }
 
@@ -349,6 +459,9 @@ func TestGradeStopsAtClose(t *testing.T) {
 	}
 	if code, body := post(t, srv.URL+"/exercises/stdio-server/grade", "", ""); code != http.StatusServiceUnavailable {
 		t.Errorf("a grade after Close: %d %s", code, body)
+	}
+	if st, _ := store.Load(); st.Exercise("stdio-server") != (progress.Exercise{}) {
+		t.Errorf("an interrupted grade is in the progress: %+v", st.Exercise("stdio-server"))
 	}
 }
 

@@ -21,9 +21,8 @@ type exerciseState string
 const (
 	// passed: the grader passed it, once at least.
 	passed exerciseState = "passed"
-	// tried: not passed, but the learner has been at it: they asked for
-	// a hint or looked at the solution. A failed grade is not recorded in
-	// the progress file, so it does not count here.
+	// tried: not passed, but the learner has been at it: a grade or a
+	// check failed, or they asked for a hint or looked at the solution.
 	tried exerciseState = "tried"
 	// notStarted: nothing recorded.
 	notStarted exerciseState = "not-started"
@@ -35,7 +34,7 @@ func stateOf(st *progress.State, id string) exerciseState {
 	switch {
 	case e.Passed:
 		return passed
-	case e.HintsShown > 0 || e.SolutionShown:
+	case e.Failures > 0 || e.HintsShown > 0 || e.SolutionShown:
 		return tried
 	}
 	return notStarted

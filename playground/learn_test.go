@@ -80,12 +80,13 @@ func TestStateOf(t *testing.T) {
 	st := &progress.State{}
 	st.SetExercise("hinted", progress.Exercise{HintsShown: 1})
 	st.SetExercise("peeked", progress.Exercise{SolutionShown: true})
-	st.SetExercise("done", progress.Exercise{Passed: true, HintsShown: 2})
+	st.SetExercise("failed", progress.Exercise{Failures: 1})
+	st.SetExercise("done", progress.Exercise{Passed: true, HintsShown: 2, Failures: 5})
 	got := map[string]exerciseState{}
-	for _, id := range []string{"hinted", "peeked", "done", "untouched"} {
+	for _, id := range []string{"hinted", "peeked", "failed", "done", "untouched"} {
 		got[id] = stateOf(st, id)
 	}
-	want := map[string]exerciseState{"hinted": tried, "peeked": tried, "done": passed, "untouched": notStarted}
+	want := map[string]exerciseState{"hinted": tried, "peeked": tried, "failed": tried, "done": passed, "untouched": notStarted}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
