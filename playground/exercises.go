@@ -479,7 +479,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case rep.Passed:
 			saved, serr = x.save(r, func(st *progress.State) { st.Pass(e.ID, time.Now()) })
-		case slices.ContainsFunc(rep.Stages, func(s grade.StageResult) bool { return s.Status == grade.Failed }):
+		case rep.Failed():
 			saved, serr = x.save(r, func(st *progress.State) { st.Fail(e.ID, time.Now()) })
 		}
 	}

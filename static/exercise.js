@@ -45,7 +45,9 @@ async function checkFrames() {
     }
     list.append(el);
   }
-  say(res.passed ? T.passed + (res.saved ? " " + T.saved : "") + (res.problem ? " " + res.problem : "") : T.notYet);
+  // A progress file that could not be written is said either way: a
+  // failure is kept too.
+  say((res.passed ? T.passed + (res.saved ? " " + T.saved : "") : T.notYet) + (res.problem ? " " + res.problem : ""));
   // For a classroom follower who shares progress (room.js): how it went,
   // and where it stopped.
   const stop = res.steps.find((s) => !s.done);

@@ -86,6 +86,18 @@ type Report struct {
 	Stages   []StageResult `json:"stages"`
 }
 
+// Failed reports whether the grade found the program wrong: a stage
+// failed. A stage that errored is a bug in the grader, and a grade cut
+// short has no verdict; neither is a verdict on the learner's program.
+func (r *Report) Failed() bool {
+	for _, s := range r.Stages {
+		if s.Status == Failed {
+			return true
+		}
+	}
+	return false
+}
+
 // StageResult is how one stage went.
 type StageResult struct {
 	Name    string   `json:"name"`

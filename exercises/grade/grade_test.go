@@ -423,3 +423,25 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("summary %q", SummaryText(rep))
 	}
 }
+
+// TestReportFailed: a grade is a failure when a stage failed; stages
+// that passed, errored or never ran are not one.
+func TestReportFailed(t *testing.T) {
+	for _, tt := range []struct {
+		stages []Status
+		want   bool
+	}{
+		{nil, false},
+		{[]Status{Passed, Passed}, false},
+		{[]Status{Passed, Errored}, false},
+		{[]Status{Passed, Failed, Skipped}, true},
+	} {
+		r := &Report{}
+		for _, s := range tt.stages {
+			r.Stages = append(r.Stages, StageResult{Status: s})
+		}
+		if got := r.Failed(); got != tt.want {
+			t.Errorf("stages %v: Failed() = %v, want %v", tt.stages, got, tt.want)
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -184,7 +183,7 @@ func attemptFailed(rep *grade.Report, dir string) bool {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return false
 	}
-	return slices.ContainsFunc(rep.Stages, func(s grade.StageResult) bool { return s.Status == grade.Failed })
+	return rep.Failed()
 }
 
 // snapshot records the modification time and size of every .go file
