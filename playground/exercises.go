@@ -532,8 +532,6 @@ func newProgressView(l loaded) progressView {
 	return pv
 }
 
-func (pv progressView) passed(id string) bool { return pv.State.Exercise(id).Passed }
-
 // state is where the learner stands on an exercise, as the course map
 // shows it.
 func (pv progressView) state(id string) exerciseState { return stateOf(&pv.State, id) }

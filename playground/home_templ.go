@@ -232,7 +232,7 @@ func home(v pageView, h homeView, pv progressView) templ.Component {
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = exerciseStatus(exerciseStrings(v.Lang), pv.passed(e.ID)).Render(ctx, templ_7745c5c3_Buffer)
+						templ_7745c5c3_Err = exerciseStateMark(exerciseStrings(v.Lang), v.Lang, pv.state(e.ID)).Render(ctx, templ_7745c5c3_Buffer)
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
