@@ -296,7 +296,7 @@ func (s *Store) read() ([]byte, error) {
 		return nil, fmt.Errorf("reading progress: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &CorruptError{Path: s.path, Err: fmt.Errorf("not a regular file, but %v", fi.Mode().Type())}
+		return nil, &CorruptError{Path: s.path, Err: errors.New("not a regular file")}
 	}
 	f, err := os.Open(s.path)
 	if err != nil {

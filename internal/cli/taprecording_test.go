@@ -48,7 +48,7 @@ func TestTapReadsRegularFilesOnly(t *testing.T) {
 					}
 					r = <-done
 				}
-				if r.code != exitFailure || !strings.Contains(r.stderr, file+" is not a regular file") {
+				if r.code != exitFailure || !strings.Contains(r.stderr, file+" is not a regular file but a "+map[string]string{fifo: "named pipe", dir: "directory"}[file]) {
 					t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 				}
 			})

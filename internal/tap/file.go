@@ -42,9 +42,24 @@ func OpenFile(path string) (*os.File, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%v): a recording is a file that wirelab tap --record wrote", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file but %s: a recording is a file that wirelab tap --record wrote", path, kindOf(fi.Mode()))
 	}
 	return os.Open(path)
+}
+
+// kindOf names what a file that is not a regular one is.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // Read reads a recording: one event per line, as a Recorder writes it.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReplayWhereTheTapSent: a host pointed at the tap's bare address
@@ -41,6 +42,22 @@ func TestReplayWhereTheTapSent(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("through the tap at %s: %d", path, resp.StatusCode)
+		}
+	}
+	// The tap records an exchange's end once the host has read the
+	// answer to its end, a moment after the host has it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		ends := 0
+		for _, e := range rec.Events() {
+			if e.Kind == KindHTTPEnd {
+				ends++
+			}
+		}
+		if ends == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tap recorded the end of %d exchanges of 2", ends)
 		}
 	}
 	for _, against := range []string{upstream.URL, upstream.URL + "/", upstream.URL + "/mcp"} {
