@@ -130,6 +130,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 	}
 	stderr := &lineEmitter{emit: func(line string) {
 		s.emit(Event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
+		s.awaitRoom(s.ctx) // a child that floods stderr waits on its pipe
 	}}
 	p, err := stdio.StartProcess(argv, stderr, childGrace)
 	if err != nil {
@@ -173,6 +174,9 @@ func (s *session) childFor(k childKey) (*child, error) {
 		for sc.Scan() {
 			line := sc.Text() + "\n"
 			s.emit(Event{Target: k.target, To: k.to, Dir: "in", Kind: "line", Text: line, Size: len(line)})
+			if s.awaitRoom(s.ctx) != nil {
+				break
+			}
 		}
 		if errors.Is(sc.Err(), bufio.ErrTooLong) {
 			ch.reason = fmt.Sprintf("it wrote a line longer than %d bytes, more than one message may be", maxFrame)

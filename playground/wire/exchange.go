@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,7 +58,13 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 	if _, err := conn.Write(raw); err != nil {
 		return fmt.Errorf("sending: %v", err)
 	}
-	rec := &recorder{r: conn}
+	// The head is read through a limit, as net/http's server reads a
+	// request's: a server that never ends its head (no empty line, or
+	// header lines without end) is stopped at maxHead, not read into
+	// memory until it runs out. The body, shown as it comes, is not
+	// held.
+	head := &io.LimitedReader{R: conn, N: maxHead}
+	rec := &recorder{r: head}
 	flushRaw := func() {
 		if b := rec.take(); len(b) > 0 {
 			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(b), Size: len(b)})
@@ -70,13 +77,20 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 	if len(first) > 0 {
 		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(first), Size: len(first)})
 	}
+	if err != nil && head.N <= 0 {
+		return fmt.Errorf("reading the answer: its head passed %d KiB without the empty line that ends it; wirelab reads no more of a head than that", maxHead>>10)
+	}
 	if err != nil {
 		return readError(ctx, "reading the answer", err)
 	}
+	head.N = math.MaxInt64 // the body is not held: each piece is shown and let go
 	defer resp.Body.Close()
 	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-head", Text: wireHead(first)})
 	buf := make([]byte, 32<<10)
 	for {
+		if err := s.awaitRoom(ctx); err != nil {
+			return readError(ctx, "reading the body", err)
+		}
 		n, err := resp.Body.Read(buf)
 		flushRaw()
 		if n > 0 {
@@ -91,6 +105,11 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 		}
 	}
 }
+
+// maxHead bounds the head of an answer: as much as net/http's server
+// reads of a request's (http.DefaultMaxHeaderBytes), far more than any
+// real head.
+const maxHead = http.DefaultMaxHeaderBytes
 
 // wireHead is the head at the start of raw, the bytes of an answer: the
 // status line and the header lines as the server wrote them, in its

@@ -37,6 +37,9 @@ const (
 	// sendBuffer is how many events may wait for a slow tab before it is
 	// dropped: the hub never waits on a reader.
 	sendBuffer = 256
+	// roomPoll is how often a reader held back by a full queue looks
+	// again (awaitRoom): a page takes an event in well under that.
+	roomPoll = 5 * time.Millisecond
 	// writeWait bounds one websocket write; pongWait is how long a tab may
 	// stay silent, and pingPeriod, shorter, how often it is asked.
 	writeWait  = 10 * time.Second

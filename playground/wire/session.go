@@ -238,6 +238,26 @@ func (s *session) emit(ev Event) {
 	s.feed.publish(mustJSON(ev))
 }
 
+// awaitRoom waits until the tab's queue is at most half full. What reads
+// from a peer (an answer's body, a child's output) calls it before each
+// piece, so that a peer that sends faster than the page takes its events
+// is held back, by TCP or its pipe, instead of filling the queue, at
+// which the tab would be dropped. The hub still never waits on a tab:
+// only that reader waits, and ctx (the exchange's deadline, the
+// session) ends the wait.
+func (s *session) awaitRoom(ctx context.Context) error {
+	for len(s.out) > cap(s.out)/2 {
+		t := time.NewTimer(roomPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
 func (s *session) refuse(id int64, message string) {
 	s.emit(Event{Op: "error", ID: id, Message: message})
 }
