@@ -112,6 +112,7 @@ func (s *session) run() {
 	for {
 		var c Command
 		if err := s.conn.ReadJSON(&c); err != nil {
+			closeOnGarbage(s.conn, err)
 			break
 		}
 		if !rate.take(time.Now()) {
@@ -135,6 +136,18 @@ func (s *session) run() {
 
 // keepAlive sets the read limits of a tab's connection: the largest
 // message, and how long the tab may stay silent (pongs count).
+// closeOnGarbage closes a websocket whose peer sent a message that is
+// not a command in JSON, saying so with 1007 (RFC 6455 section 7.4.1:
+// data inconsistent with the message's type), rather than with the
+// "going away" that ends every connection when its reader stops.
+func closeOnGarbage(conn *websocket.Conn, err error) {
+	var syntax *json.SyntaxError
+	var kind *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &kind) {
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "not a command: the page sends JSON commands"), time.Now().Add(writeWait))
+	}
+}
+
 func keepAlive(conn *websocket.Conn) {
 	conn.SetReadLimit(maxFrame + 64<<10) // the frame plus its JSON envelope
 	conn.SetReadDeadline(time.Now().Add(pongWait))
