@@ -34,32 +34,30 @@ func TestGarbageClosesWith1007(t *testing.T) {
 	}
 }
 
-// TestFollowerCommandsRateLimited: a follower, whose commands are only
-// ever refused, is answered at most followerRate times a second, so a
-// follower sending without pause does not get an answer to each.
-func TestFollowerCommandsRateLimited(t *testing.T) {
+// TestFollowerMessageLimit: a follower's message is at most
+// followerMaxMessage, far less than a tab's frame may be: one past it
+// closes the follower with 1009, and the presenter's tab goes on.
+func TestFollowerMessageLimit(t *testing.T) {
 	_, srv := startHub(t, Targets{})
 	tab := dial(t, srv)
 	id := readHello(t, tab).Session
 	watcher := dialPath(t, srv, "?watch="+id)
 	readHello(t, watcher)
-	const sent = 1000
-	for i := range sent {
-		send(t, watcher, Command{Op: "send", ID: int64(i + 1), Target: "stdio", Frame: "{}"})
+	big := `{"op":"send","id":1,"target":"stdio","frame":"` + strings.Repeat("x", followerMaxMessage) + `"}`
+	if len(big) > maxFrame {
+		t.Fatalf("the message (%d bytes) is too big for a tab too", len(big))
 	}
-	answered := 0
-	for {
-		// A wait for answers still to come, not a measure of speed.
-		watcher.SetReadDeadline(time.Now().Add(2 * time.Second))
-		var ev Event
-		if err := watcher.ReadJSON(&ev); err != nil {
-			break
-		}
-		if ev.Op == "error" {
-			answered++
-		}
+	watcher.SetWriteDeadline(time.Now().Add(patience))
+	watcher.WriteMessage(websocket.TextMessage, []byte(big)) // the hub may close before all of it is written
+	watcher.SetReadDeadline(time.Now().Add(patience))
+	var err error
+	for err == nil {
+		_, _, err = watcher.ReadMessage()
 	}
-	if answered == 0 || answered >= sent {
-		t.Errorf("%d of %d commands were answered; want some, and far from all", answered, sent)
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseMessageTooBig {
+		t.Errorf("the follower was closed with %v, want 1009", err)
 	}
+	send(t, tab, Command{Op: "send", ID: 2, Target: "stdio", Frame: `{"id":1,"name":"word_count","args":{"text":"read the wire"}}`})
+	next(t, tab, func(ev Event) bool { return ev.Kind == "line" && ev.Dir == "in" })
 }

@@ -40,11 +40,9 @@ const (
 	// roomPoll is how often a reader held back by a full queue looks
 	// again (awaitRoom): a page takes an event in well under that.
 	roomPoll = 5 * time.Millisecond
-	// followerMaxMessage and followerRate bound what a follower may send,
-	// which is only ever refused: a command of a page (a frame, a state)
-	// is far smaller, and a person clicks less often.
+	// followerMaxMessage bounds a follower's message, which is only ever
+	// refused: a command without a frame is far smaller.
 	followerMaxMessage = 64 << 10
-	followerRate       = 10
 	// writeWait bounds one websocket write; pongWait is how long a tab may
 	// stay silent, and pingPeriod, shorter, how often it is asked.
 	writeWait  = 10 * time.Second

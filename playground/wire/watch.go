@@ -375,21 +375,17 @@ func (h *Hub) serveFollower(ctx context.Context, cancel context.CancelCauseFunc,
 	}()
 
 	keepAlive(conn)
-	// A follower may only be refused: its messages are small, and it is
-	// answered at most followerRate times a second (more are read and
-	// let go), so that a room of followers cannot keep the instructor's
-	// playground busy.
+	// A follower may only be refused, so it has no use for a frame's
+	// megabyte: a smaller limit keeps a room of followers from making the
+	// instructor's playground read megabytes to refuse them.
 	conn.SetReadLimit(followerMaxMessage)
-	rate := bucket{rate: followerRate, burst: followerRate, tokens: followerRate}
 	for {
 		var c Command
 		if err := conn.ReadJSON(&c); err != nil {
 			closeOnGarbage(conn, err)
 			break
 		}
-		if rate.take(time.Now()) {
-			src.answer(fl, mustJSON(Event{Op: "error", ID: c.ID, Message: refusal}))
-		}
+		src.answer(fl, mustJSON(Event{Op: "error", ID: c.ID, Message: refusal}))
 	}
 	cancel(nil)
 	<-writerDone
