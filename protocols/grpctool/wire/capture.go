@@ -80,7 +80,7 @@ func (c *Client) capture(ctx context.Context, method string, request []byte, opt
 	}
 	files, err := c.descriptors(ctx, service, opts)
 	if status.Code(err) == codes.Unavailable {
-		return nil, fmt.Errorf("no gRPC server at %s: %w", c.target, err)
+		return nil, unreachable(c.target, err)
 	}
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func (c *Client) capture(ctx context.Context, method string, request []byte, opt
 	e := exchangeFrom(rec.take(), path)
 	if e == nil {
 		if status.Code(callErr) == codes.Unavailable {
-			return nil, fmt.Errorf("no gRPC server at %s: %w", c.target, callErr)
+			return nil, unreachable(c.target, callErr)
 		}
 		return nil, fmt.Errorf("calling %s at %s: %w", path, c.target, callErr)
 	}

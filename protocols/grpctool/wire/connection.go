@@ -124,6 +124,14 @@ func (e *Exchange) describe(files *protoregistry.Files) {
 	}
 }
 
+// unreachable says that nothing at target took part in a gRPC call:
+// nothing listens there (connection refused), or what answers does not
+// speak HTTP/2 as gRPC does (a protocol error, a header block without
+// end). gRPC calls each UNAVAILABLE; the cause, wrapped, tells which.
+func unreachable(target string, err error) error {
+	return fmt.Errorf("cannot reach a gRPC server at %s: %w", target, err)
+}
+
 // Reflect asks the server at target, by reflection, for the files that
 // describe service and everything they import, over a connection of its
 // own. A nil creds means plaintext HTTP/2.
@@ -133,7 +141,7 @@ func Reflect(ctx context.Context, target, service string, creds credentials.Tran
 	}
 	files, err := askServer(ctx, target, service, creds, nil)
 	if status.Code(err) == codes.Unavailable {
-		return nil, fmt.Errorf("no gRPC server at %s: %w", target, err)
+		return nil, unreachable(target, err)
 	}
 	return files, err
 }

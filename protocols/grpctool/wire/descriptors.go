@@ -257,7 +257,7 @@ func askServices(ctx context.Context, target string, creds credentials.Transport
 		case status.Code(err) == codes.Unimplemented:
 			continue
 		case status.Code(err) == codes.Unavailable:
-			return nil, fmt.Errorf("no gRPC server at %s: %w", target, err)
+			return nil, unreachable(target, err)
 		case err != nil:
 			return nil, fmt.Errorf("asking the server at %s for its services by reflection: %w", target, err)
 		}

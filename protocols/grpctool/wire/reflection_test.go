@@ -108,12 +108,12 @@ func TestCaptureErrors(t *testing.T) {
 		{"no reflection", noReflection, "grpc.health.v1.Health/Check", `{}`, nil,
 			[]string{"no reflection", "Options.Files"}},
 		{"no server", nobody, "grpc.health.v1.Health/Check", `{}`, nil,
-			[]string{"no gRPC server at " + nobody}},
+			[]string{"cannot reach a gRPC server at " + nobody}},
 		// With Files given there is no reflection call: the call itself
 		// finds nobody there. (Importing toolsv1 put tools.proto in
 		// GlobalFiles.)
 		{"no server, files given", nobody, "tools.v1.ToolServer/ExecuteTool", `{}`, &Options{Files: protoregistry.GlobalFiles},
-			[]string{"no gRPC server at " + nobody}},
+			[]string{"cannot reach a gRPC server at " + nobody}},
 		{"files without the service", addr, "grpc.health.v1.Health/Check", `{}`, &Options{Files: new(protoregistry.Files)},
 			[]string{"Options.Files", "grpc.health.v1.Health"}},
 	}
