@@ -172,32 +172,8 @@ func TestHTTP2FramesCut(t *testing.T) {
 func TestHTTPHeadInWireOrder(t *testing.T) {
 	const answer = "HTTP/1.1 200 OK\r\nZ-First: 1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nA-Last: 2\r\n\r\n" +
 		"2\r\n{}\r\n0\r\n\r\n"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	// Serves one connection: ends when it has answered, or when the
-	// listener closes at the test's end.
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		buf := make([]byte, 4096)
-		var req []byte
-		for !bytes.Contains(req, []byte("\r\n\r\n")) {
-			n, err := c.Read(buf)
-			if err != nil {
-				return
-			}
-			req = append(req, buf[:n]...)
-		}
-		c.Write([]byte(answer))
-	}()
-
-	_, srv := startHub(t, Targets{HTTPURL: "http://" + ln.Addr().String()})
+	addr := serveRaw(t, func(c net.Conn) { c.Write([]byte(answer)) })
+	_, srv := startHub(t, Targets{HTTPURL: "http://" + addr})
 	conn := dial(t, srv)
 	readHello(t, conn)
 	send(t, conn, Command{Op: "send", ID: 1, Target: "http", Frame: "GET / HTTP/1.1\n\n"})
