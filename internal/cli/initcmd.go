@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/wirelab/wirelab/exercises"
 	"github.com/wirelab/wirelab/exercises/progress"
+	"golang.org/x/mod/modfile"
 )
 
 // initCmd writes the starter code of every code exercise into DIR, as a
@@ -161,8 +163,7 @@ func writeWorkspace(dir string, ws starters, out io.Writer) error {
 	fmt.Fprintf(out, "wrote a Go workspace in %s:\n", dir)
 	listFiles(out, files)
 	first := ws.folders[0].id
-	fmt.Fprintf(out, "Start with %s: read %s, then check your work from anywhere with\n  wirelab grade %s\n",
-		first, filepath.Join(dir, first, "README.md"), first)
+	startWith(out, dir, first)
 	// Everything wirelab prints, and every README, says `wirelab`: the
 	// command `go install .` puts on the PATH. Whoever ran this as `go
 	// run . init` may not have it yet, and is told how to get it here,
@@ -239,10 +240,14 @@ func addExercises(dir string, ws starters, out io.Writer) error {
 	if len(differ) > 0 {
 		fmt.Fprintf(out, "exercise does not build, run `go mod tidy` in %s (or compare with a fresh `wirelab init` in an empty folder)\n", dir)
 	}
-	first := added[0].id
-	fmt.Fprintf(out, "Start with %s: read %s, then check your work from anywhere with\n  wirelab grade %s\n",
-		first, filepath.Join(dir, first, "README.md"), first)
+	startWith(out, dir, added[0].id)
 	return nil
+}
+
+// startWith points to the exercise to begin with, and how to grade it.
+func startWith(out io.Writer, dir, id string) {
+	fmt.Fprintf(out, "Start with %s: read %s, then check your work from anywhere with\n  wirelab grade %s\n",
+		id, filepath.Join(dir, id, "README.md"), id)
 }
 
 // isWorkspace returns nil if dir holds a go.mod for the module init
@@ -270,22 +275,8 @@ func isWorkspace(dir string, ws starters) error {
 }
 
 // modulePath returns the module path a go.mod declares, or "" if it has
-// no module line. A module line is `module PATH`, the path perhaps
-// quoted, perhaps followed by a // comment.
-func modulePath(gomod []byte) string {
-	for _, line := range strings.Split(string(gomod), "\n") {
-		line, _, _ = strings.Cut(line, "//")
-		fields := strings.Fields(line)
-		if len(fields) != 2 || fields[0] != "module" {
-			continue
-		}
-		if p, err := strconv.Unquote(fields[1]); err == nil {
-			return p
-		}
-		return fields[1]
-	}
-	return ""
-}
+// no module line.
+func modulePath(gomod []byte) string { return modfile.ModulePath(gomod) }
 
 // writeFiles writes files into dir, each by its path inside it, making
 // the folders they need.
@@ -339,10 +330,5 @@ func listFiles(out io.Writer, files map[string][]byte) {
 
 // sortedNames returns the keys of files, sorted.
 func sortedNames(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(files))
 }
