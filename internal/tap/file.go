@@ -64,51 +64,33 @@ func kindOf(m os.FileMode) string {
 
 // Read reads a recording: one event per line, as a Recorder writes it.
 func Read(r io.Reader) ([]Event, error) {
-	br := bufio.NewReader(r)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, maxLine)
 	var events []Event
-	for n := 1; ; n++ {
-		line, err := readLine(br)
-		if errors.Is(err, errLongLine) {
-			return nil, fmt.Errorf("recording line %d is longer than %d MiB, more than any event a recording holds: this is not a recording wirelab tap wrote", n, maxLine>>20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			var e Event
-			if jerr := json.Unmarshal(line, &e); jerr != nil {
-				return nil, fmt.Errorf("recording line %d: %w", n, jerr)
-			}
-			if n == 1 && (e.Kind != KindStart || e.Format != Format) {
-				return nil, fmt.Errorf("recording line 1: not a %s recording (it starts with kind %q, format %q)", Format, e.Kind, e.Format)
-			}
-			events = append(events, e)
+		var e Event
+		if err := json.Unmarshal(line, &e); err != nil {
+			return nil, fmt.Errorf("recording line %d: %w", n, err)
 		}
-		if errors.Is(err, io.EOF) {
-			break
+		if n == 1 && (e.Kind != KindStart || e.Format != Format) {
+			return nil, fmt.Errorf("recording line 1: not a %s recording (it starts with kind %q, format %q)", Format, e.Kind, e.Format)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the recording: %w", err)
-		}
+		events = append(events, e)
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("recording line %d is longer than %d MiB, more than any event a recording holds: this is not a recording wirelab tap wrote", n+1, maxLine>>20)
+	case err != nil:
+		return nil, fmt.Errorf("reading the recording: %w", err)
 	}
 	if len(events) == 0 {
 		return nil, errors.New("the recording is empty")
 	}
 	return events, nil
-}
-
-// errLongLine is readLine's answer to a line longer than maxLine.
-var errLongLine = errors.New("line too long")
-
-// readLine reads up to and including the next newline, as ReadBytes
-// does, but never holds more than maxLine bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		if len(line)+len(part) > maxLine {
-			return nil, errLongLine
-		}
-		line = append(line, part...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
-		}
-	}
 }
