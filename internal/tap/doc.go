@@ -48,7 +48,11 @@
 // A grpc-descriptors event holds the upstream's descriptors, asked for by
 // reflection, to decode messages by name (KindDescriptors). A secret in
 // the metadata is masked inside its header block, each character a "*"
-// (grpcmask.go), so that HPACK's table reads back in step.
+// (grpcmask.go), so that HPACK's table reads back in step. A block the
+// masker cannot read (HPACK it cannot follow, a frame longer than
+// MaxData, a block past 1 MiB) may hold a secret it cannot find: it and
+// every later block of that direction of the connection are left out,
+// and a note says so, "the joined frames" then lacking them.
 //
 // Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key and
 // Api-Key values are masked ("Bearer ***") unless KeepSecrets is set.

@@ -253,8 +253,10 @@ type frames struct {
 	goaway bool   // this side has sent GOAWAY: it is closing the connection
 	done   bool   // end was called
 	// mask masks secrets in header blocks before they are recorded;
-	// nil when the record keeps secrets.
-	mask *headerMasker
+	// nil when the record keeps secrets. withheld is set once a block
+	// it could not read has been left out.
+	mask     *headerMasker
+	withheld bool
 }
 
 func (f *frames) take(p []byte) {
@@ -313,17 +315,41 @@ const frameHeaderLen = 9
 
 // record records the frame in buf, whose real length is size; a
 // header block's frames go through the masker first (grpcmask.go), and
-// are recorded, masked, once the block is whole.
+// are recorded, masked, once the block is whole. A block the masker
+// cannot read, and so cannot mask, is left out (withhold).
 func (f *frames) record(size int) {
 	isBlock := len(f.buf) >= frameHeaderLen && !f.preface && (http2.FrameType(f.buf[3]) == http2.FrameHeaders || http2.FrameType(f.buf[3]) == http2.FrameContinuation)
-	if f.mask != nil && isBlock && size == len(f.buf) {
-		for _, b := range f.mask.frame(bytes.Clone(f.buf)) {
+	switch {
+	case f.mask == nil || !isBlock:
+		f.add(f.buf, size)
+	case size != len(f.buf):
+		// Too long to keep whole (MaxData), so the masker never sees
+		// all of it: the table is lost with it.
+		f.mask.lose()
+		f.withhold(fmt.Sprintf("a header frame of %d bytes, longer than the record keeps", size))
+	default:
+		frames, ok := f.mask.frame(bytes.Clone(f.buf))
+		if !ok {
+			f.withhold("HPACK could not read them")
+			break
+		}
+		for _, b := range frames {
 			f.add(b, len(b))
 		}
-	} else {
-		f.add(f.buf, size)
 	}
 	f.buf, f.need, f.size = nil, 0, 0
+}
+
+// withhold leaves a header frame out of the record, saying why the first
+// time: a block the masker could not read may hold a secret it could not
+// find, and every later block of the direction is unreadable too, its
+// table out of step.
+func (f *frames) withhold(why string) {
+	if f.withheld {
+		return
+	}
+	f.withheld = true
+	f.rec.Add(Event{Kind: KindNote, Dir: f.dir, Conn: f.conn, Data: fmt.Sprintf("from here on, the header blocks the %s sends on this connection are left out of the record (%s): they might hold a secret unmasked; --keep-secrets records them as they cross", f.source(), why)})
 }
 
 // add records one frame, b, whose real length is size.

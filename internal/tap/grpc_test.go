@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // frameBytes builds one HTTP/2 frame: a 9-byte header and the payload.
@@ -126,5 +128,61 @@ func TestGRPCUpstreamDown(t *testing.T) {
 	events := rec.Events()
 	if len(events) != 1 || events[0].Kind != KindNote || !strings.Contains(events[0].Data, "did not answer") {
 		t.Errorf("events %+v, want a note that the upstream did not answer", events)
+	}
+}
+
+// TestFramesWithholdUnreadBlocks: a header frame too long to keep whole
+// holds a secret the masker cannot find, and the table is out of step
+// after it; that frame and every later header block of the direction
+// are left out of the record, once noted, and never recorded as they
+// crossed. Frames that are not header blocks are recorded still.
+func TestFramesWithholdUnreadBlocks(t *testing.T) {
+	const maxData = 64
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	block := func(fields ...hpack.HeaderField) []byte {
+		buf.Reset()
+		for _, f := range fields {
+			enc.WriteField(f)
+		}
+		return bytes.Clone(buf.Bytes())
+	}
+	secret := "Bearer " + strings.Repeat("s", 100) // the frame is longer than maxData
+	auth := hpack.HeaderField{Name: "authorization", Value: secret}
+	auth.Sensitive = true // a literal never indexed: the value itself crosses each time
+	path := hpack.HeaderField{Name: ":path", Value: "/tools.v1.ToolServer/ExecuteTool"}
+	stream := [][]byte{
+		[]byte(http2.ClientPreface),
+		frameBytes(http2.FrameHeaders, 0x4, 1, block(path, auth)),
+		frameBytes(http2.FrameData, 0x1, 1, []byte("end")),
+		frameBytes(http2.FrameHeaders, 0x4, 3, block(auth)), // short enough, but after the table was lost
+		frameBytes(http2.FrameData, 0x1, 3, []byte("end")),
+	}
+	if len(stream[1]) <= maxData || len(stream[3]) > maxData+60 {
+		t.Fatalf("the blocks are %d and %d bytes; the test needs the first over %d", len(stream[1]), len(stream[3]), maxData)
+	}
+	// HPACK writes the secret Huffman-coded: a run of "s" is a pattern
+	// that repeats every 3 bytes.
+	huffmanS := hpack.AppendHuffmanString(nil, strings.Repeat("s", 100))[30:36]
+	rec := NewRecorder(&RecorderOptions{MaxData: maxData})
+	f := &frames{rec: rec, conn: 1, dir: Out, preface: true, mask: newHeaderMasker()}
+	f.take(bytes.Join(stream, nil))
+	f.end("")
+	var kinds []string
+	for _, e := range rec.Events() {
+		if e.Kind == KindNote {
+			kinds = append(kinds, "note")
+			if !strings.Contains(e.Data, "left out") || !strings.Contains(e.Data, "--keep-secrets") {
+				t.Errorf("the note says %q", e.Data)
+			}
+		} else {
+			kinds = append(kinds, e.Frame)
+		}
+		if bytes.Contains(e.Bytes(), []byte("ssss")) || bytes.Contains(e.Bytes(), huffmanS) || strings.Contains(e.Data, "ssss") {
+			t.Errorf("the record holds the secret: %+v", e)
+		}
+	}
+	if want := []string{"PREFACE", "note", "DATA", "DATA"}; !slices.Equal(kinds, want) {
+		t.Errorf("recorded %q, want %q", kinds, want)
 	}
 }

@@ -60,27 +60,28 @@ const (
 
 // frame takes one HEADERS or CONTINUATION frame as it crossed and
 // returns the frames to record: none while a block is still being
-// collected, then every frame of the block, secrets masked. A block
-// HPACK cannot decode (a peer out of step, which the connection does
-// not survive) is recorded as it crossed.
-func (m *headerMasker) frame(b []byte) [][]byte {
+// collected (ok), then every frame of the block, secrets masked. A block
+// it cannot read (HPACK cannot decode it: a peer out of step, which the
+// connection does not survive; or it is too long to collect) comes back
+// as it crossed, with ok false: it may hold a secret unmasked.
+func (m *headerMasker) frame(b []byte) (frames [][]byte, ok bool) {
 	if m.overflow {
 		// The rest of a block too long to collect passes unread.
 		m.overflow = b[4]&flagEndHeaders == 0
-		return [][]byte{b}
+		return [][]byte{b}, false
 	}
 	m.pending = append(m.pending, b)
 	m.pendingBytes += len(b)
 	if b[4]&flagEndHeaders == 0 && m.pendingBytes <= maxHeaderBlock {
-		return nil
+		return nil, true
 	}
-	frames := m.pending
+	frames = m.pending
 	m.pending, m.pendingBytes = nil, 0
 	if b[4]&flagEndHeaders == 0 {
 		// Too long to collect: what came so far, and the rest as it
 		// comes, are unread, and the table is lost with the block.
 		m.overflow, m.broken, m.unread = true, true, true
-		return frames
+		return frames, false
 	}
 	m.unread = true // until the block is read
 	// Cut each frame into the part before its fragment, the fragment,
@@ -101,7 +102,7 @@ func (m *headerMasker) frame(b []byte) [][]byte {
 				skip += 5
 			}
 			if skip+padLen > len(p) {
-				return frames // not a frame HTTP/2 allows; the peer will say so
+				return frames, false // not a frame HTTP/2 allows; the peer will say so
 			}
 			head, pad, p = f[:frameHeaderLen+skip], p[len(p)-padLen:], p[skip:len(p)-padLen]
 		}
@@ -109,11 +110,8 @@ func (m *headerMasker) frame(b []byte) [][]byte {
 		block = append(block, p...)
 	}
 	masked, changed := m.mask(block)
-	if m.unread {
-		return frames
-	}
-	if !changed {
-		return frames
+	if m.unread || !changed {
+		return frames, !m.unread
 	}
 	// The masked block is at least as long as the block: the last
 	// fragment takes the difference.
@@ -129,7 +127,7 @@ func (m *headerMasker) frame(b []byte) [][]byte {
 		f[0], f[1], f[2] = byte(n>>16), byte(n>>8), byte(n)
 		out[i] = f
 	}
-	return out
+	return out, true
 }
 
 // mask returns the block with each secret value masked, and whether
@@ -324,18 +322,18 @@ func (h *HeaderMasker) Frame(b []byte) (frames [][]byte, ok bool) {
 		h.Lost()
 		return [][]byte{b}, false
 	}
-	frames = h.m.frame(b)
-	if frames == nil {
-		return nil, true
-	}
-	return frames, !h.m.unread
+	return h.m.frame(b)
 }
 
 // Lost tells the masker that a header frame of its direction will not
 // be given to it (cut short, say): the table is then out of step, and
 // every later block unreadable.
-func (h *HeaderMasker) Lost() {
-	h.m.broken, h.m.pending = true, nil
+func (h *HeaderMasker) Lost() { h.m.lose() }
+
+// lose gives up on the table: a header frame of the direction was not
+// seen whole.
+func (m *headerMasker) lose() {
+	m.broken, m.unread, m.pending, m.pendingBytes = true, true, nil, 0
 }
 
 // IsSecretHeader reports whether a record masks the value of a header,
