@@ -505,6 +505,7 @@ type progressView struct {
 	State    progress.State
 	Problem  string // why the progress file cannot be read, if it cannot
 	Passed   int
+	Started  int // exercises passed or tried: the home page lists them all once one is
 	Total    int
 	ByLesson []lessonExercises
 }
@@ -522,6 +523,9 @@ func newProgressView(l loaded) progressView {
 		pv.Total++
 		if st.Exercise(e.ID).Passed {
 			pv.Passed++
+		}
+		if stateOf(&st, e.ID) != notStarted {
+			pv.Started++
 		}
 		if n := len(pv.ByLesson); n == 0 || pv.ByLesson[n-1].Lesson != e.Lesson {
 			pv.ByLesson = append(pv.ByLesson, lessonExercises{Lesson: e.Lesson})

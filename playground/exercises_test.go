@@ -361,6 +361,11 @@ func TestGradeFailureFromPage(t *testing.T) {
 	if _, body = fetchPage(t, srv.URL+"/exercises/stdio-server?lang=ru"); !strings.Contains(body, `<span class="visually-hidden">начато</span>`) {
 		t.Errorf("the exercise's page does not say it is tried:\n%s", body)
 	}
+	// The home page lists the exercises once one is tried, passed or not.
+	_, body = fetchPage(t, srv.URL+"/")
+	if !regexp.MustCompile(`(?s)class="exercise-list home-progress".*class="exercise-status tried"`).MatchString(body) {
+		t.Errorf("the home page does not list the tried exercise:\n%s", body)
+	}
 }
 
 // solvedWorkspace writes a learner's workspace in which stdio-server is
