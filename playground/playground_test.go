@@ -1,10 +1,12 @@
 package playground
 
 import (
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/wirelab/wirelab/protocols/tools"
 )
@@ -102,5 +104,27 @@ func TestHomeLanguages(t *testing.T) {
 	}
 	if body := get(h, "/learn/", set...).Body.String(); !strings.Contains(body, `<html lang="ru">`) {
 		t.Errorf("the cookie from the home page did not choose Russian for the course")
+	}
+}
+
+// TestHomeToolDescriptions: the home page describes each tool in its own
+// language; every tool of the catalogue has a Russian description, so a
+// tool added or reworded without one fails here.
+func TestHomeToolDescriptions(t *testing.T) {
+	cat := tools.New(nil)
+	h := New(cat, &Options{})
+	en, ru := get(h, "/").Body.String(), get(h, "/?lang=ru").Body.String()
+	for _, d := range cat.List() {
+		translated := toolDescriptionsRU[d.Description]
+		if !strings.ContainsFunc(translated, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) {
+			t.Errorf("%s has no Russian description", d.Name)
+			continue
+		}
+		if !strings.Contains(en, html.EscapeString(d.Description)) || strings.Contains(en, html.EscapeString(translated)) {
+			t.Errorf("the English home page does not describe %s in English only", d.Name)
+		}
+		if !strings.Contains(ru, html.EscapeString(translated)) || strings.Contains(ru, html.EscapeString(d.Description)) {
+			t.Errorf("the Russian home page does not describe %s in Russian only", d.Name)
+		}
 	}
 }
