@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -26,7 +28,7 @@ type exerciseEntry struct {
 func exercisesCmd(args []string, env Env) (int, error) {
 	fs := flags("exercises")
 	asJSON := fs.Bool("json", false, "print JSON")
-	lang := fs.String("lang", "en", "language of the titles: en or ru")
+	lang := langFlag(fs, "language of the titles")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -97,6 +99,17 @@ func progressWord(e exerciseEntry) string {
 }
 
 // checkLang accepts the course's languages.
+// langFlag defines --lang, the language of what a command says: en or
+// ru. Its default is $WIRELAB_LANG when that is en or ru, so that a
+// learner who reads Russian sets it once; else en.
+func langFlag(fs *flag.FlagSet, usage string) *string {
+	def := "en"
+	if v := os.Getenv("WIRELAB_LANG"); v == "en" || v == "ru" {
+		def = v
+	}
+	return fs.String("lang", def, usage+": en or ru (default $WIRELAB_LANG, else en)")
+}
+
 func checkLang(lang string) error {
 	if lang != "en" && lang != "ru" {
 		return usageErrorf("--lang %q: the course is in en and ru", lang)

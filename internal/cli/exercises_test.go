@@ -52,6 +52,14 @@ func TestExercisesList(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") {
 		t.Errorf("--lang ru: exit %d:\n%s", code, stdout)
 	}
+	// $WIRELAB_LANG sets the default; --lang still wins.
+	t.Setenv("WIRELAB_LANG", "ru")
+	if code, stdout, _ = run(t, "", "exercises"); code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") {
+		t.Errorf("WIRELAB_LANG=ru: exit %d:\n%s", code, stdout)
+	}
+	if code, stdout, _ = run(t, "", "exercises", "--lang", "en"); code != 0 || strings.Contains(stdout, "Сервер инструментов на stdio") {
+		t.Errorf("WIRELAB_LANG=ru --lang en: exit %d:\n%s", code, stdout)
+	}
 }
 
 // hasRow reports whether a line of a table printed by tabwriter reads

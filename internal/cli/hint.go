@@ -11,7 +11,7 @@ import (
 // all are shown, it shows them all again.
 func hintCmd(args []string, env Env) (int, error) {
 	fs := flags("hint")
-	lang := fs.String("lang", "en", "language of the hint: en or ru")
+	lang := langFlag(fs, "language of the hint")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage, err

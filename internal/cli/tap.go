@@ -337,7 +337,7 @@ var severityRU = map[string]string{
 func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fs := flags("tap check")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	lang := fs.String("lang", "en", "language of the findings and their explanations: en or ru")
+	lang := langFlag(fs, "language of the findings and their explanations")
 	wireView := fs.Bool("wire", false, "gRPC: print every frame of each connection, and each message field by field and as JSON")
 	reflect := fs.String("reflect", "", "gRPC: ask this host:port for descriptors by reflection (default: the tapped server)")
 	caFile := fs.String("cacert", "", "gRPC: trust this CA (PEM) when asking for descriptors over TLS")
