@@ -429,9 +429,9 @@ func List() []Exercise {
 					`For the refusal, leave clientCapabilities out of the _meta (-32602), or ask for a revision the server does not serve, such as "2099-01-01" (-32022, with the supported ones in error.data).`,
 				},
 				RU: []string{
-					`Не отправляйте initialize. Укажите ревизию в самом запросе: params._meta с "io.modelcontextprotocol/protocolVersion": "2026-07-28" и "io.modelcontextprotocol/clientCapabilities": {}.`,
+					`Не отправляйте initialize. Укажите редакцию в самом запросе: params._meta с "io.modelcontextprotocol/protocolVersion": "2026-07-28" и "io.modelcontextprotocol/clientCapabilities": {}.`,
 					"server/discover принимает тот же _meta и больше ничего; в его результате есть список supportedVersions. Каждый результат 2026-07-28 сообщает \"resultType\": \"complete\".",
-					`Для отказа уберите clientCapabilities из _meta (-32602) или попросите ревизию, которую сервер не обслуживает, например "2099-01-01" (-32022, поддерживаемые перечислены в error.data).`,
+					`Для отказа уберите clientCapabilities из _meta (-32602) или попросите редакцию, которую сервер не обслуживает, например "2099-01-01" (-32022, поддерживаемые перечислены в error.data).`,
 				},
 			},
 		},
@@ -449,7 +449,7 @@ func List() []Exercise {
 				},
 				RU: []string{
 					"Определяйте эпоху для каждого запроса, прежде всего остального: params._meta с ключом io.modelcontextprotocol/ (и server/discover) — это 2026-07-28; без такого _meta — сессия 2025-11-25. На уведомления не отвечают ни в одной эпохе.",
-					"Запрос 2026-07-28 проверяется сам по себе: нет protocolVersion или clientCapabilities — это -32602; ревизия, которую вы не обслуживаете, — -32022 с data {supported, requested}. Только потом выполняйте его и добавляйте в результат \"resultType\": \"complete\".",
+					"Запрос 2026-07-28 проверяется сам по себе: нет protocolVersion или clientCapabilities — это -32602; редакция, которую вы не обслуживаете, — -32022 с data {supported, requested}. Только потом выполняйте его и добавляйте в результат \"resultType\": \"complete\".",
 					"Держите состояние сессии только для старой эпохи: запросу 2026-07-28 не нужен initialize, и он не отмечает сессию начатой, а ping и logging/setLevel в его эпохе — это -32601.",
 				},
 			},

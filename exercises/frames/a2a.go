@@ -169,7 +169,7 @@ func checkA2ATask(events []Event) []Step {
 		switch x.path {
 		case oldCardPath:
 			detail = text("%s is where revisions before 0.3 kept the card; it now lives at %s.",
-				"%s — адрес карточки в ревизиях до 0.3; теперь она лежит по адресу %s.", oldCardPath, cardPath)
+				"%s — адрес карточки в редакциях до 0.3; теперь она лежит по адресу %s.", oldCardPath, cardPath)
 		case cardPath:
 			detail = text("%s %s got %s.", "%s %s: %s.", x.method, cardPath, x.outcome())
 		}

@@ -107,7 +107,7 @@ func checkMCPStateless(events []Event) []Step {
 // answered with a complete result, and no initialize before it.
 func statelessCall(msgs []message, overHTTP bool) Step {
 	name := text("Call word_count with revision 2026-07-28 in params._meta, and no initialize before it",
-		"Вызовите word_count с ревизией 2026-07-28 в params._meta и без initialize перед ним")
+		"Вызовите word_count с редакцией 2026-07-28 в params._meta и без initialize перед ним")
 	// refused gathers the calls refused by the revision's rules. They may
 	// be the learner's answer to the last step, so they are named here
 	// only when nothing else is.
@@ -121,16 +121,16 @@ func statelessCall(msgs []message, overHTTP bool) Step {
 		switch {
 		case !meta.hasVersion && m.result != nil:
 			n.add(text("A tools/call without _meta was answered in the 2025-11-25 session that your initialize opened: it relied on the session. Restart the server on mcp-stdio and send the call with the revision in params._meta, and no initialize first.",
-				"tools/call без _meta получил ответ в сессии 2025-11-25, которую открыл ваш initialize: он опирался на сессию. Перезапустите сервер на mcp-stdio и отправьте вызов с ревизией в params._meta, без initialize перед ним."))
+				"tools/call без _meta получил ответ в сессии 2025-11-25, которую открыл ваш initialize: он опирался на сессию. Перезапустите сервер на mcp-stdio и отправьте вызов с редакцией в params._meta, без initialize перед ним."))
 		case !meta.hasVersion && m.err != nil:
 			n.add(text("This tools/call has no _meta.%s, so the server took it for the legacy era, where a session starts with initialize, and answered %s. Put the revision in params._meta.",
-				"У этого tools/call нет _meta.%s, поэтому сервер принял его за запрос старой эпохи, где сессия начинается с initialize, и ответил: %s. Укажите ревизию в params._meta.", keyProtocolVersion, m.describe()))
+				"У этого tools/call нет _meta.%s, поэтому сервер принял его за запрос старой эпохи, где сессия начинается с initialize, и ответил: %s. Укажите редакцию в params._meta.", keyProtocolVersion, m.describe()))
 		case strings.HasPrefix(meta.version, "2025-") && m.err != nil:
 			refused.add(text("This tools/call names %q in its _meta, a revision with sessions, which is opened with initialize and never named per request; the server answered %s. Per request it serves %s: ask for 2026-07-28.",
-				"Этот tools/call называет в _meta ревизию %q — ревизию с сессиями, которую открывают через initialize и никогда не указывают в запросе; сервер ответил: %s. По запросам он обслуживает %s: попросите 2026-07-28.", meta.version, m.describe(), orUnknown(m.errorData("supported"))))
+				"Этот tools/call называет в _meta редакцию %q — редакцию с сессиями, которую открывают через initialize и никогда не указывают в запросе; сервер ответил: %s. По запросам он обслуживает %s: попросите 2026-07-28.", meta.version, m.describe(), orUnknown(m.errorData("supported"))))
 		case meta.version != statelessRevision && m.err != nil:
 			refused.add(text("This tools/call asks for revision %q in its _meta, and the server answered %s; per request it serves %s. Ask for 2026-07-28.",
-				"Этот tools/call просит в _meta ревизию %q, и сервер ответил: %s; по запросам он обслуживает %s. Попросите 2026-07-28.", meta.version, m.describe(), orUnknown(m.errorData("supported"))))
+				"Этот tools/call просит в _meta редакцию %q, и сервер ответил: %s; по запросам он обслуживает %s. Попросите 2026-07-28.", meta.version, m.describe(), orUnknown(m.errorData("supported"))))
 		case !meta.caps && m.err != nil:
 			refused.add(text("This tools/call names 2026-07-28 but its _meta has no %s (an object, {} when the client offers nothing), so the server refused it: %s. That refusal counts for the last step; for this one, add the key.",
 				"Этот tools/call называет 2026-07-28, но в его _meta нет %s (объекта, {}, если клиент ничего не предлагает), и сервер отказал: %s. Этот отказ засчитан в последнем шаге; для этого шага добавьте ключ.", keyClientCapabilities, m.describe()))
@@ -143,7 +143,7 @@ func statelessCall(msgs []message, overHTTP bool) Step {
 				"Ваш tools/call с 2026-07-28 получил ответ, но в этом запуске сервера первым был initialize, и вызов не показывает, что он не нужен. Перезапустите сервер на mcp-stdio и отправьте вызов первым."))
 		case m.result != nil && m.resultType() == "complete":
 			return done(name, text("tools/call of word_count, revision 2026-07-28 in its _meta and no initialize before it, was answered on its own: structuredContent %s, resultType complete.",
-				"tools/call для word_count с ревизией 2026-07-28 в _meta и без initialize перед ним получил ответ сам по себе: structuredContent %s, resultType complete.", short(resultMember(m, "structuredContent"))))
+				"tools/call для word_count с редакцией 2026-07-28 в _meta и без initialize перед ним получил ответ сам по себе: structuredContent %s, resultType complete.", short(resultMember(m, "structuredContent"))))
 		default:
 			n.add(text("tools/call of word_count got %s.", "Ответ на tools/call для word_count: %s.", m.describe()))
 		}
@@ -189,7 +189,7 @@ func statelessDiscover(msgs []message) Step {
 // says it is from 2026-07-28 and lacks a field its _meta must have.
 func statelessRefusal(msgs []message) Step {
 	name := text("Get a request refused by the 2026-07-28 rules: -32602 for a missing _meta field, or -32022 for a revision the server does not serve",
-		"Получите отказ по правилам 2026-07-28: -32602 за недостающее поле _meta или -32022 за ревизию, которую сервер не обслуживает")
+		"Получите отказ по правилам 2026-07-28: -32602 за недостающее поле _meta или -32022 за редакцию, которую сервер не обслуживает")
 	var n notes
 	for _, m := range msgs {
 		if m.id == "" || m.err == nil {
@@ -199,7 +199,7 @@ func statelessRefusal(msgs []message) Step {
 		switch {
 		case m.err.Code == -32022:
 			return done(name, text("%s asking for revision %q was refused with -32022, and error.data lists what the server serves per request: %s. A client retries with one of those.",
-				"%s с ревизией %q получил отказ -32022, а error.data перечисляет, что сервер обслуживает по запросам: %s. Клиент повторяет запрос с одной из них.",
+				"%s с редакцией %q получил отказ -32022, а error.data перечисляет, что сервер обслуживает по запросам: %s. Клиент повторяет запрос с одной из них.",
 				m.method, meta.version, orUnknown(m.errorData("supported"))))
 		case m.err.Code == -32602 && meta.modern(m.method) && meta.missingKey() != "":
 			return done(name, text("%s without %s in its _meta was refused with -32602: a 2026-07-28 request that lacks a required field is malformed, and nothing ran.",
@@ -207,17 +207,17 @@ func statelessRefusal(msgs []message) Step {
 				m.method, meta.missingKey()))
 		case !meta.modern(m.method):
 			n.add(text("%s got %s: with no revision in its _meta, the server judged it by the 2025-11-25 rules. Refuse by the 2026-07-28 ones instead.",
-				"Ответ на %s: %s. Без ревизии в _meta сервер судил его по правилам 2025-11-25. Добейтесь отказа по правилам 2026-07-28.", m.method, m.describe()))
+				"Ответ на %s: %s. Без редакции в _meta сервер судил его по правилам 2025-11-25. Добейтесь отказа по правилам 2026-07-28.", m.method, m.describe()))
 		case m.err.Code == -32601:
 			n.add(text("%s got -32601: 2026-07-28 has no such method, true, but that is plain JSON-RPC. Make the server refuse by the revision's own rules.",
-				"Ответ на %s: -32601. В 2026-07-28 такого метода нет, верно, но это обычный JSON-RPC. Добейтесь отказа по собственным правилам ревизии.", m.method))
+				"Ответ на %s: -32601. В 2026-07-28 такого метода нет, верно, но это обычный JSON-RPC. Добейтесь отказа по собственным правилам редакции.", m.method))
 		default:
 			n.add(text("%s got %s: its _meta was complete, so that refusal is about its params, not the revision's rules.",
-				"Ответ на %s: %s. Его _meta был полным, так что отказ касается params, а не правил ревизии.", m.method, m.describe()))
+				"Ответ на %s: %s. Его _meta был полным, так что отказ касается params, а не правил редакции.", m.method, m.describe()))
 		}
 	}
 	return missing(name, n.or(text("No 2026-07-28 request refused yet. Leave %s out of a request's _meta (-32602), or ask for a revision the server does not serve, such as 2099-01-01 (-32022).",
-		"Ни один запрос 2026-07-28 пока не получил отказа. Уберите %s из _meta запроса (-32602) или попросите ревизию, которую сервер не обслуживает, например 2099-01-01 (-32022).", keyClientCapabilities)))
+		"Ни один запрос 2026-07-28 пока не получил отказа. Уберите %s из _meta запроса (-32602) или попросите редакцию, которую сервер не обслуживает, например 2099-01-01 (-32022).", keyClientCapabilities)))
 }
 
 // resultMember is one member of the result as compact JSON, "" if the

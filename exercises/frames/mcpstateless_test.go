@@ -19,7 +19,7 @@ func TestStatelessMistakes(t *testing.T) {
 	}{
 		{"fail.jsonl", 0, "initialize came first", "первым был initialize"},
 		{"fail-no-meta.jsonl", 0, "took it for the legacy era", "принял его за запрос старой эпохи"},
-		{"fail-version.jsonl", 0, `names "2025-11-25" in its _meta, a revision with sessions`, `называет в _meta ревизию "2025-11-25" — ревизию с сессиями`},
+		{"fail-version.jsonl", 0, `names "2025-11-25" in its _meta, a revision with sessions`, `называет в _meta редакцию "2025-11-25" — редакцию с сессиями`},
 		{"fail-no-refusal.jsonl", 2, "No 2026-07-28 request refused yet", "Ни один запрос 2026-07-28 пока не получил отказа"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {

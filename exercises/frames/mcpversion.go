@@ -32,7 +32,7 @@ func checkMCPVersion(events []Event) []Step {
 			case m.method != "initialize":
 			case m.result != nil:
 				detail = text("You asked for %s and the server echoed it: it speaks that revision. Ask for one it cannot know, from the future.",
-					"Вы попросили %s, и сервер вернул её же: эту ревизию он знает. Попросите такую, которую он знать не может, из будущего.", m.param("protocolVersion"))
+					"Вы попросили %s, и сервер вернул её же: эту редакцию он знает. Попросите такую, которую он знать не может, из будущего.", m.param("protocolVersion"))
 			default:
 				detail = text("initialize got %s. A session takes one initialize: restart the server (mcp-stdio) or open a new session (mcp-http, without Mcp-Session-Id).",
 					"Ответ на initialize: %s. В сессии бывает только один initialize: перезапустите сервер (mcp-stdio) или откройте новую сессию (mcp-http, без Mcp-Session-Id).", m.describe())
@@ -42,7 +42,7 @@ func checkMCPVersion(events []Event) []Step {
 	}
 	m := s.msgs[i]
 	steps := []Step{done(askName, text("You asked for %s; the server did not refuse but answered with %s, a revision it speaks. Going on is the client's decision.",
-		"Вы попросили %s; сервер не отказал, а ответил %s — ревизией, которую знает. Продолжать ли, решает клиент.", m.param("protocolVersion"), m.resultString("protocolVersion")))}
+		"Вы попросили %s; сервер не отказал, а ответил %s — редакцией, которую знает. Продолжать ли, решает клиент.", m.param("protocolVersion"), m.resultString("protocolVersion")))}
 	if s.ready > i {
 		return append(steps, done(goName, text("notifications/initialized followed: the session runs on %s.",
 			"Следом ушло notifications/initialized: сессия работает на %s.", m.resultString("protocolVersion"))))
@@ -52,7 +52,7 @@ func checkMCPVersion(events []Event) []Step {
 	for _, n := range s.msgs[i+1:] {
 		if n.method == "notifications/initialized" && n.status >= 400 {
 			detail = text("notifications/initialized got HTTP %d. Over HTTP, every request after initialize names the agreed revision in MCP-Protocol-Version: %s, not the one you asked for.",
-				"notifications/initialized получило HTTP %d. По HTTP каждый запрос после initialize называет согласованную ревизию в MCP-Protocol-Version: %s, а не ту, что вы просили.", n.status, m.resultString("protocolVersion"))
+				"notifications/initialized получило HTTP %d. По HTTP каждый запрос после initialize называет согласованную редакцию в MCP-Protocol-Version: %s, а не ту, что вы просили.", n.status, m.resultString("protocolVersion"))
 		}
 	}
 	return append(steps, missing(goName, detail))
