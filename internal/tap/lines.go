@@ -13,24 +13,18 @@ const relayBuffer = 32 << 10
 // relay copies src to dst as the bytes come, unchanged, and hands the
 // same bytes to lines, which records them line by line. It returns when
 // src ends (nil) or fails, or when dst refuses a write (errWrite).
-func relay(dst io.Writer, src io.Reader, lines *lineSplitter, recordFirst bool) error {
+//
+// Bytes are recorded before they are passed on, both ways: the peer may
+// answer the moment it has them, and an answer recorded before the
+// request it answers would be a recording that could not have happened
+// (and tap check would call the answer's id unknown).
+func relay(dst io.Writer, src io.Reader, lines *lineSplitter) error {
 	buf := make([]byte, relayBuffer)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			// The server's side is relayed first and recorded after, so
-			// that recording never delays the host. The host's side is
-			// recorded first: the server may answer before a record made
-			// after the write, and the recording would show the answer
-			// before its request.
-			if recordFirst {
-				lines.Write(buf[:n])
-			}
-			_, werr := dst.Write(buf[:n])
-			if !recordFirst {
-				lines.Write(buf[:n])
-			}
-			if werr != nil {
+			lines.Write(buf[:n])
+			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return &writeError{werr}
 			}
 		}

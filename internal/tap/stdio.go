@@ -86,7 +86,7 @@ func (s *Stdio) Run(ctx context.Context) (int, error) {
 	// closes stdin or the server's stdin is gone (a write fails).
 	go func() {
 		lines := newLineSplitter(rec, Out)
-		err := relay(childIn, s.Stdin, lines, true)
+		err := relay(childIn, s.Stdin, lines)
 		lines.End()
 		childIn.Close() // tells a well-behaved server to finish
 		if err != nil {
@@ -106,7 +106,7 @@ func (s *Stdio) Run(ctx context.Context) (int, error) {
 		go func() {
 			defer drained.Done()
 			lines := newLineSplitter(rec, o.dir)
-			err := relay(o.w, o.r, lines, false)
+			err := relay(o.w, o.r, lines)
 			lines.End()
 			var werr *writeError
 			if errors.As(err, &werr) {

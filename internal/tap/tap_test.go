@@ -304,3 +304,32 @@ func TestDiffLines(t *testing.T) {
 		t.Error("equal texts differ")
 	}
 }
+
+// answeringWriter is a peer that answers the moment a line reaches it,
+// as a host that reads the server's request and replies at once: its
+// answer goes into the record from inside the write.
+type answeringWriter struct{ rec *Recorder }
+
+func (w answeringWriter) Write(p []byte) (int, error) {
+	w.rec.Add(Event{Kind: KindLine, Dir: Out, Data: "the answer"})
+	return len(p), nil
+}
+
+// TestRelayRecordsBeforePassingOn: each way, a line is recorded before
+// the peer can have it, so that an answer is never recorded before what
+// it answers.
+func TestRelayRecordsBeforePassingOn(t *testing.T) {
+	rec := NewRecorder(nil)
+	lines := newLineSplitter(rec, In)
+	if err := relay(answeringWriter{rec}, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`+"\n"), lines); err != nil {
+		t.Fatal(err)
+	}
+	lines.End()
+	var order []string
+	for _, e := range rec.Events() {
+		order = append(order, e.Dir+" "+e.Data)
+	}
+	if len(order) != 2 || !strings.Contains(order[0], "roots/list") || order[1] != "out the answer" {
+		t.Errorf("recorded %q; want the request, then the answer", order)
+	}
+}
