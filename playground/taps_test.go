@@ -102,7 +102,7 @@ func TestTapsPage(t *testing.T) {
 	if page := waitPage("/taps", "ended "); strings.Contains(page, "watch=tap-1") {
 		t.Errorf("/taps links to an ended tap, whose session is gone:\n%s", page)
 	}
-	if page := get("/taps?lang=ru"); !strings.Contains(page, "Отводы") || !strings.Contains(page, "закончен") {
+	if page := get("/taps?lang=ru"); !strings.Contains(page, "Запустите tap") || !strings.Contains(page, "закончен") {
 		t.Errorf("/taps in Russian:\n%s", page)
 	}
 	for _, l := range []string{"en", "ru"} {

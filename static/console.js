@@ -506,7 +506,7 @@ const findingText = {
     severity: { error: "ошибка", warning: "предупреждение", note: "заметка" },
     count: (n) => `Проверено так же, как wirelab tap check: ошибок ${n.error}, предупреждений ${n.warning}, заметок ${n.note}`,
     first: "показать первую",
-    readOnly: "Только чтение: консоль показывает то, что увидел отвод, вживую или из записи; отсюда ничего не отправить.",
+    readOnly: "Только чтение: консоль показывает то, что увидел tap, вживую или из записи; отсюда ничего не отправить.",
   },
 };
 const FT = findingText[document.documentElement.lang] || findingText.en;
