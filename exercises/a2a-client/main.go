@@ -4,6 +4,8 @@
 //
 //	wirelab grade a2a-client
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader runs an agent and starts this program as
 //
 //	a2a-client --url BASE_URL [--answer TEXT] MESSAGE...

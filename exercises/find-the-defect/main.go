@@ -2,6 +2,7 @@
 // of recording.jsonl breaks the protocol, and what is wrong with it.
 // Read the recording (README.md says how), fill in the two constants,
 // and run `wirelab grade find-the-defect`.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import "fmt"

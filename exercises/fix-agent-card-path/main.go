@@ -3,6 +3,7 @@
 // and what it can do.
 //
 // It has one bug, the one README.md describes: find it and fix it.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

@@ -8,6 +8,7 @@
 // It exits with status 0 when the tools were listed, 1 for anything else.
 //
 // It has one bug, the one README.md describes: find it and fix it.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

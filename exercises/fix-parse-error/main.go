@@ -3,6 +3,7 @@
 // stderr. It knows one method, ping.
 //
 // It has one bug, the one README.md describes: find it and fix it.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

@@ -5,6 +5,7 @@
 // session rules.
 //
 // It has one bug, the one README.md describes: find it and fix it.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

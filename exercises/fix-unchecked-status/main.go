@@ -7,6 +7,7 @@
 // wrong and exits 1.
 //
 // It has one bug, the one README.md describes: find it and fix it.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

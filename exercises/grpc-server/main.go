@@ -4,6 +4,8 @@
 //
 //	wirelab grade grpc-server
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // tools.pb.go and tools_grpc.pb.go are generated from tools.proto: the
 // messages (ListToolsRequest, ExecuteToolRequest, ...) and the service's
 // plumbing. Read them, but write your code here.

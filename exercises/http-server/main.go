@@ -3,6 +3,8 @@
 //
 //	wirelab grade http-server
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader starts this program with --addr 127.0.0.1:PORT and sends it
 // requests such as
 //

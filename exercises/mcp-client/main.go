@@ -8,6 +8,8 @@
 //
 //	wirelab grade mcp-client
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader runs an MCP server, starts this program against it, and
 // looks at what it sends, what it prints and how it exits.
 package main

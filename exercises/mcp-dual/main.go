@@ -1,6 +1,7 @@
 // Command mcp-dual is your MCP server over stdio for both eras of the
 // protocol. As it stands it speaks only the 2025-11-25 era, which opens a
 // session with initialize; README.md says what the 2026-07-28 era adds.
+// README.ru.md — то же, что README.md, по-русски.
 // Check your work with
 //
 //	wirelab grade mcp-dual

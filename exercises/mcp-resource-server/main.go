@@ -3,6 +3,8 @@
 //
 //	wirelab grade mcp-resource-server
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader starts an authorization server, then this program with
 //
 //	--addr 127.0.0.1:PORT --issuer http://127.0.0.1:ISSUER

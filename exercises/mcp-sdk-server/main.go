@@ -4,6 +4,7 @@
 //
 // It starts and completes the handshake, but offers no tool yet. Add
 // word_count with mcp.AddTool: README.md says what it takes and returns.
+// README.ru.md — то же, что README.md, по-русски.
 package main
 
 import (

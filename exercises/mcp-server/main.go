@@ -4,6 +4,8 @@
 //
 //	wirelab grade mcp-server
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader starts this program and exchanges JSON-RPC 2.0 messages with
 // it, one per line: requests on its stdin, your answers on its stdout.
 package main

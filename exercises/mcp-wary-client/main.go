@@ -9,6 +9,8 @@
 //
 //	wirelab grade mcp-wary-client
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The plumbing works already: the child process, JSON-RPC lines, the
 // handshake, tools/list and tools/call (at the end of this file). What
 // it does with them, in run, is what a trusting host does: it shows the

@@ -4,6 +4,8 @@
 //
 //	wirelab grade schema-versions
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader starts this program, writes requests to its stdin, one JSON
 // object per line, and reads your answers from its stdout, one per line,
 // as in the stdio-server exercise. This starter already serves word_count

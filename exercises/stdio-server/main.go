@@ -3,6 +3,8 @@
 //
 //	wirelab grade stdio-server
 //
+// README.ru.md — то же, что README.md, по-русски.
+//
 // The grader starts this program, writes requests to its stdin, one JSON
 // object per line, and reads your answers from its stdout, one per line.
 package main
