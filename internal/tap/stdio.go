@@ -75,12 +75,15 @@ func (s *Stdio) Run(ctx context.Context) (int, error) {
 	}
 	outW.Close() // the child has its copies; ours would keep the pipes open
 	errW.Close()
+	rec.Add(Event{Kind: KindStart, Format: Format, Command: s.Argv})
 	if err != nil {
 		outR.Close()
 		errR.Close()
+		// Said in the recording too: a host often hides the tap's
+		// stderr, and sees only its server's stdout end at once.
+		rec.Add(Event{Kind: KindNote, Data: "the server could not be started: " + err.Error()})
 		return 0, fmt.Errorf("tap: starting %q: %w", s.Argv[0], err)
 	}
-	rec.Add(Event{Kind: KindStart, Format: Format, Command: s.Argv})
 
 	// The host's stdin, to the server. This goroutine ends when the host
 	// closes stdin or the server's stdin is gone (a write fails).

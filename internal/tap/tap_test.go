@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -331,5 +332,20 @@ func TestRelayRecordsBeforePassingOn(t *testing.T) {
 	}
 	if len(order) != 2 || !strings.Contains(order[0], "roots/list") || order[1] != "out the answer" {
 		t.Errorf("recorded %q; want the request, then the answer", order)
+	}
+}
+
+// TestStdioCannotStart: a server command that cannot be started leaves a
+// recording that says why, not an empty one.
+func TestStdioCannotStart(t *testing.T) {
+	rec := NewRecorder(nil)
+	s := &Stdio{Argv: []string{filepath.Join(t.TempDir(), "no-such-server")}, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Recorder: rec}
+	if _, err := s.Run(context.Background()); err == nil {
+		t.Fatal("a missing server command started")
+	}
+	events := rec.Events()
+	if len(events) != 2 || events[0].Kind != KindStart || events[1].Kind != KindNote ||
+		!strings.Contains(events[1].Data, "could not be started") || !strings.Contains(events[1].Data, "no such file") {
+		t.Errorf("recorded %+v; want the start and a note saying why the server did not start", events)
 	}
 }
