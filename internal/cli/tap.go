@@ -207,6 +207,9 @@ func tapHTTP(ctx context.Context, addr, upstream string, rec *tap.Recorder, env 
 		at += u.EscapedPath()
 	}
 	fmt.Fprintf(env.Stderr, "wirelab: tap relays to %s; point the host at %s instead\n", p.Upstream(), at)
+	// From Ctrl-C on, an exchange cut short is the tap's doing.
+	stop := context.AfterFunc(ctx, p.Stop)
+	defer stop()
 	return serveHTTP(ctx, ln, p)
 }
 

@@ -30,7 +30,13 @@ type Proxy struct {
 	loopback bool
 	proxy    *httputil.ReverseProxy
 	next     atomic.Int64 // the last exchange number given out
+	stopping atomic.Bool  // Stop was called: what is cut short now, the tap cut
 }
+
+// Stop tells the proxy that the tap is stopping (Ctrl-C): an exchange
+// cut short from now on was cut by the tap, not by the host, and the
+// record says so. The server that serves the proxy is shut down after.
+func (p *Proxy) Stop() { p.stopping.Store(true) }
 
 // ProxyOptions configure a Proxy; nil means the defaults.
 type ProxyOptions struct {
@@ -161,13 +167,19 @@ func (p *Proxy) response(resp *http.Response) error {
 // failed answers when the upstream could not be reached or broke off.
 func (p *Proxy) failed(w http.ResponseWriter, r *http.Request, err error) {
 	n, _ := r.Context().Value(exchangeKey{}).(int)
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled) && p.stopping.Load():
+		p.note(n, In, "the tap was stopped before the answer came; the host got none")
+		return
+	case errors.Is(err, context.Canceled):
 		p.note(n, Out, "the host went away before the answer: "+err.Error())
 		return
 	}
+	// The 502 is the tap's own answer, recorded as the host got it; it
+	// says why, so no note repeats it.
 	msg := fmt.Sprintf("wirelab tap: the upstream %s did not answer: %v", p.upstream, err)
-	p.note(n, In, msg)
 	p.rec.Add(Event{Dir: In, Kind: KindHTTPResponse, Exchange: n, Status: http.StatusBadGateway, Data: msg})
+	p.rec.Add(Event{Dir: In, Kind: KindHTTPEnd, Exchange: n})
 	http.Error(w, msg, http.StatusBadGateway)
 }
 

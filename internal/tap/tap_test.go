@@ -265,9 +265,48 @@ func TestProxy(t *testing.T) {
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "did not answer") {
 		t.Errorf("upstream down: %d %q, want 502 saying so", resp.StatusCode, body)
 	}
+	// The tap's 502 is recorded once, as the host got it, and ends.
 	ev := rec.Events()
-	if last := ev[len(ev)-1]; last.Status != http.StatusBadGateway {
-		t.Errorf("last event %+v, want the 502 recorded", last)
+	if n := len(ev); n < 3 || ev[n-3].Kind != KindHTTPRequest || ev[n-2].Status != http.StatusBadGateway || ev[n-1].Kind != KindHTTPEnd {
+		t.Errorf("last events %+v, want the request, the 502 and its end", ev[max(0, n-3):])
+	}
+}
+
+// TestProxyStopped: an exchange cut short because the tap stops is
+// recorded as the tap's doing, not as a host that went away.
+func TestProxyStopped(t *testing.T) {
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // a long call, still running when the tap stops
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer upstream.Close()
+	defer close(release)
+	for _, tt := range []struct {
+		stop bool
+		want string
+	}{
+		{false, "the host went away before the answer"},
+		{true, "the tap was stopped before the answer came"},
+	} {
+		rec := NewRecorder(nil)
+		p, err := NewProxy(upstream.URL, rec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.stop {
+			p.Stop()
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`)).WithContext(ctx)
+		go func() { time.Sleep(50 * time.Millisecond); cancel() }() // the exchange is cut while the upstream works
+		p.ServeHTTP(httptest.NewRecorder(), req)
+		ev := rec.Events()
+		if last := ev[len(ev)-1]; last.Kind != KindNote || !strings.Contains(last.Data, tt.want) {
+			t.Errorf("stopping %v: last event %+v, want a note saying %q", tt.stop, last, tt.want)
+		}
 	}
 }
 
