@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -51,7 +50,7 @@ type child struct {
 	once   sync.Once     // guards closing quit
 	done   chan struct{} // closed by the supervisor when the child is over and its slot released
 	stderr *lineEmitter  // the child's stderr, line by line, with its last lines kept
-	reason string        // why the reader stopped early, set before it returns; "" at EOF
+	reason *notice       // why the reader stopped early, set before it returns; nil at EOF
 }
 
 // stop asks the supervisor to end the child, and waits until it has.
@@ -73,7 +72,7 @@ func (s *session) argv(k childKey) ([]string, error) {
 	case k.target == "custom-stdio":
 		return splitCommandLine(k.to)
 	case s.hub.targets.Executable == "":
-		return nil, fmt.Errorf("this playground cannot start %s servers: it does not know where the wirelab binary is", k.target)
+		return nil, say(noteNoExecutable, k.target)
 	case k.target == "mcp-stdio":
 		return []string{s.hub.targets.Executable, "server", "mcp"}, nil
 	case k.target == "mcp-hostile":
@@ -90,14 +89,14 @@ func (s *session) argv(k childKey) ([]string, error) {
 func (s *session) sendLine(c Command) {
 	ch, err := s.childFor(childKey{target: c.Target, to: c.To})
 	if err != nil {
-		s.refuse(c.ID, err.Error())
+		s.refuse(c.ID, s.explain(err))
 		return
 	}
 	frame := strings.TrimRight(c.Frame, "\n") + "\n"
 	select {
 	case ch.lines <- Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "line", Text: frame, Size: len(frame)}:
 	default:
-		s.refuse(c.ID, "the server is not reading its stdin; restart it")
+		s.refuse(c.ID, s.say(noteNotReading))
 	}
 }
 
@@ -105,7 +104,7 @@ func (s *session) sendLine(c Command) {
 // has ended, or is ending, is replaced: its supervisor sees it out.
 func (s *session) childFor(k childKey) (*child, error) {
 	if !s.local {
-		return nil, fmt.Errorf("stdio servers run only for pages opened on this machine")
+		return nil, say(noteLocalOnly)
 	}
 	argv, err := s.argv(k)
 	if err != nil {
@@ -123,10 +122,10 @@ func (s *session) childFor(k childKey) (*child, error) {
 		}
 	}
 	if s.ctx.Err() != nil {
-		return nil, fmt.Errorf("the session is over")
+		return nil, say(noteSessionOver)
 	}
 	if !s.hub.takeChild() {
-		return nil, fmt.Errorf("too many server processes are running (at most %d); close a tab or restart one", maxChildren)
+		return nil, say(noteTooManyChildren, maxChildren)
 	}
 	stderr := &lineEmitter{emit: func(line string) {
 		s.emit(Event{Target: k.target, To: k.to, Dir: "err", Kind: "stderr", Text: line, Size: len(line)})
@@ -179,7 +178,7 @@ func (s *session) childFor(k childKey) (*child, error) {
 			}
 		}
 		if errors.Is(sc.Err(), bufio.ErrTooLong) {
-			ch.reason = fmt.Sprintf("it wrote a line longer than %d bytes, more than one message may be", maxFrame)
+			ch.reason = say(noteLineTooLong, maxFrame)
 			p.Stdout.Close() // its next write fails at once, instead of filling the pipe
 		}
 	}()
@@ -220,29 +219,31 @@ func (s *session) superviseChild(k childKey, ch *child, read <-chan struct{}) {
 		delete(s.children, k)
 	}
 	s.mu.Unlock()
-	s.emit(Event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: exitNote(ch, stopped)})
+	s.emit(Event{Target: k.target, To: k.to, Dir: "note", Kind: "exit", Text: exitNote(ch, stopped, s.lang)})
 	close(ch.done)
 }
 
-// exitNote says how a child ended: why, its exit status, and the last
-// lines of its stderr, where a crash usually says why.
-func exitNote(ch *child, stopped bool) string {
+// exitNote says, in l, how a child ended: why, its exit status, and the
+// last lines of its stderr, where a crash usually says why.
+func exitNote(ch *child, stopped bool, l lang) string {
 	var b strings.Builder
-	state := ch.proc.ExitState().String() // "exit status 2", "signal: killed"
+	// Go's words for the status, in either language: "exit status 2",
+	// "signal: killed".
+	state := ch.proc.ExitState().String()
 	switch {
-	case ch.reason != "":
-		fmt.Fprintf(&b, "the server was stopped: %s (%s)", ch.reason, state)
+	case ch.reason != nil:
+		b.WriteString(say(noteStoppedBecause, ch.reason, state).in(l))
 	case stopped:
-		fmt.Fprintf(&b, "the server was stopped (%s)", state)
+		b.WriteString(say(noteStopped, state).in(l))
 	default:
-		fmt.Fprintf(&b, "the server's stdout closed: it exited (%s)", state)
+		b.WriteString(say(noteExited, state).in(l))
 	}
 	if tail := ch.stderr.tail(); len(tail) > 0 && !stopped {
-		b.WriteString("; the last of its stderr:\n")
+		b.WriteString(say(noteStderrTail).in(l))
 		b.WriteString(strings.Join(tail, ""))
 	}
 	if !stopped {
-		b.WriteString("\nthe next frame starts it again")
+		b.WriteString(say(noteStartsAgain).in(l))
 	}
 	return b.String()
 }

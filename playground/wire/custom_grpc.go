@@ -128,7 +128,7 @@ func parseGRPCTo(to string) (grpcTo, error) {
 func (s *session) sendCustomGRPC(c Command) {
 	to, err := parseGRPCTo(c.To)
 	if err != nil {
-		s.refuse(c.ID, err.Error())
+		s.refuse(c.ID, s.explain(err))
 		return
 	}
 	s.exchange(c, func(ctx context.Context) error {
@@ -139,11 +139,11 @@ func (s *session) sendCustomGRPC(c Command) {
 // restartCustomGRPC serves "restart" for a custom-grpc target.
 func (s *session) restartCustomGRPC(c Command) {
 	if _, err := parseGRPCTo(c.To); err != nil {
-		s.refuse(c.ID, err.Error())
+		s.refuse(c.ID, s.explain(err))
 		return
 	}
 	s.dropGRPCClient(strings.TrimSpace(c.To))
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: "the connection to " + c.To + " is closed; the next call opens a new one and reads the descriptors again"})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: s.say(noteCustomGRPCRestart, c.To)})
 }
 
 // grpcDial makes what a client of to needs: the credentials, and the

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -27,7 +26,7 @@ import (
 // and Content-Length is set to the body's length.
 func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) error {
 	if base == "" {
-		return fmt.Errorf("no %s server runs in this playground", c.Target)
+		return say(noteNoServer, c.Target)
 	}
 	u, err := url.Parse(base)
 	if err != nil {
@@ -39,10 +38,10 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 	}
 	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(raw)))
 	if err != nil {
-		return fmt.Errorf("not an HTTP request: %v", err)
+		return say(noteNotHTTP, err)
 	}
 	for _, n := range notes {
-		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n})
+		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "fix", Text: n.in(s.lang)})
 	}
 	conn, err := s.dialHTTP(ctx, c, u) // custom_http.go: TCP, and TLS for https
 	if err != nil {
@@ -56,7 +55,7 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 
 	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "http-request", Text: string(raw), Size: len(raw)})
 	if _, err := conn.Write(raw); err != nil {
-		return fmt.Errorf("sending: %v", err)
+		return say(noteSending, err)
 	}
 	// The head is read through a limit, as net/http's server reads a
 	// request's: a server that never ends its head (no empty line, or
@@ -78,10 +77,10 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "raw", Text: string(first), Size: len(first)})
 	}
 	if err != nil && head.N <= 0 {
-		return fmt.Errorf("reading the answer: its head passed %d KiB without the empty line that ends it; wirelab reads no more of a head than that", maxHead>>10)
+		return say(noteHeadTooLong, maxHead>>10)
 	}
 	if err != nil {
-		return readError(ctx, "reading the answer", err)
+		return readError(ctx, noteReadingAnswer, err)
 	}
 	head.N = math.MaxInt64 // the body is not held: each piece is shown and let go
 	defer resp.Body.Close()
@@ -89,7 +88,7 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 	buf := make([]byte, 32<<10)
 	for {
 		if err := s.awaitRoom(ctx); err != nil {
-			return readError(ctx, "reading the body", err)
+			return readError(ctx, noteReadingBody, err)
 		}
 		n, err := resp.Body.Read(buf)
 		flushRaw()
@@ -97,11 +96,11 @@ func (s *session) exchangeHTTP(ctx context.Context, c Command, base string) erro
 			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "in", Kind: "http-body", Text: string(buf[:n]), Size: n})
 		}
 		if errors.Is(err, io.EOF) {
-			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "end", Text: "the answer is complete"})
+			s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "end", Text: s.say(noteAnswerComplete)})
 			return nil
 		}
 		if err != nil {
-			return readError(ctx, "reading the body", err)
+			return readError(ctx, noteReadingBody, err)
 		}
 	}
 }
@@ -131,33 +130,34 @@ func wireHead(raw []byte) string {
 }
 
 // readError says why reading stopped: the deadline, or the connection.
-func readError(ctx context.Context, what string, err error) error {
+// what is what was being read (noteReadingAnswer, noteReadingBody).
+func readError(ctx context.Context, what noteKey, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%s: stopped after %v (a stream stays open until the server ends it)", what, exchangeTimeout)
+		return say(noteStoppedAfter, say(what), exchangeTimeout)
 	}
 	if ctx.Err() != nil {
 		return nil // the session ended; nobody reads the error
 	}
-	return fmt.Errorf("%s: %v", what, err)
+	return say(noteReadFailed, say(what), err)
 }
 
 // rawRequest makes the learner's text a request for host, and says what
 // it changed.
-func rawRequest(text, host string) ([]byte, []string, error) {
+func rawRequest(text, host string) ([]byte, []*notice, error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	headText, body, _ := strings.Cut(text, "\n\n")
 	lines := strings.Split(strings.TrimSpace(headText), "\n")
 	if len(lines) == 0 || len(strings.Fields(lines[0])) != 3 || !strings.HasPrefix(strings.Fields(lines[0])[2], "HTTP/1.") {
-		return nil, nil, fmt.Errorf(`an HTTP frame starts with a request line such as "POST /mcp HTTP/1.1"`)
+		return nil, nil, say(noteRequestLine)
 	}
 	body = strings.TrimRight(body, "\n")
-	var notes []string
+	var notes []*notice
 	out := []string{lines[0]}
 	hasHost, hasLength := false, false
 	for _, l := range lines[1:] {
 		name, value, ok := strings.Cut(l, ":")
 		if !ok {
-			return nil, nil, fmt.Errorf("header line %q has no colon", l)
+			return nil, nil, say(noteNoColon, l)
 		}
 		switch {
 		case strings.EqualFold(name, "Host"):
@@ -165,7 +165,7 @@ func rawRequest(text, host string) ([]byte, []string, error) {
 		case strings.EqualFold(name, "Content-Length"):
 			hasLength = true
 			if want := strconv.Itoa(len(body)); strings.TrimSpace(value) != want {
-				notes = append(notes, fmt.Sprintf("Content-Length was %s; the body is %s bytes, so it was set to %s", strings.TrimSpace(value), want, want))
+				notes = append(notes, say(noteFixedLength, strings.TrimSpace(value), want, want))
 				l = name + ": " + want
 			}
 		}
@@ -173,11 +173,11 @@ func rawRequest(text, host string) ([]byte, []string, error) {
 	}
 	if !hasHost {
 		out = append(out[:1], append([]string{"Host: " + host}, out[1:]...)...)
-		notes = append(notes, "added Host: "+host+" (HTTP/1.1 requires it)")
+		notes = append(notes, say(noteAddedHost, host))
 	}
 	if !hasLength && body != "" {
 		out = append(out, "Content-Length: "+strconv.Itoa(len(body)))
-		notes = append(notes, fmt.Sprintf("added Content-Length: %d, the body's length", len(body)))
+		notes = append(notes, say(noteAddedLength, len(body)))
 	}
 	return []byte(strings.Join(out, "\r\n") + "\r\n\r\n" + body), notes, nil
 }

@@ -232,10 +232,12 @@ func (h *Hub) ownOrigin(r *http.Request) bool {
 }
 
 // ServeWS upgrades the request and serves the tab until it goes away;
-// with ?watch=<session id>, the tab follows that session instead.
+// with ?watch=<session id>, the tab follows that session instead. The
+// tab's notes and refusals are in its page's language: ?lang=en|ru, else
+// the pages' "lang" cookie, else English (langOf).
 func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 	if !h.ownOrigin(r) {
-		http.Error(w, "websocket refused: the page must come from this machine (Origin was "+fmt.Sprintf("%q", r.Header.Get("Origin"))+")", http.StatusForbidden)
+		http.Error(w, say(noteForeignOrigin, r.Header.Get("Origin")).in(langOf(r)), http.StatusForbidden)
 		return
 	}
 	if q := r.URL.Query(); q.Has("watch") {
@@ -245,7 +247,7 @@ func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	if h.ctx.Err() != nil || h.sessions >= maxSessions {
 		h.mu.Unlock()
-		http.Error(w, fmt.Sprintf("too many playground tabs are open (at most %d); close one and reload", maxSessions), http.StatusServiceUnavailable)
+		http.Error(w, say(noteTooManyTabs, maxSessions).in(langOf(r)), http.StatusServiceUnavailable)
 		return
 	}
 	h.sessions++
@@ -261,7 +263,7 @@ func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered the request
 	}
-	s := newSession(h, conn, IsLocalPeer(r))
+	s := newSession(h, conn, IsLocalPeer(r), langOf(r))
 	h.mu.Lock()
 	h.registry[s.id] = s
 	h.mu.Unlock()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -64,6 +63,11 @@ type session struct {
 	conn  *websocket.Conn
 	id    string // random and unguessable: the key to watching this session
 	local bool   // the tab is on this machine, so it may start children
+	// lang is the page's language: every note and refusal the session
+	// sends is worded in it. A classroom's followers get the presenter's
+	// events as they are, so they read its notes in the presenter's
+	// language, whatever theirs.
+	lang lang
 
 	ctx    context.Context // ends when the tab goes or the hub closes
 	cancel context.CancelFunc
@@ -79,10 +83,10 @@ type session struct {
 }
 
 // newSession makes the session of a tab that has just connected, with
-// its hello queued as the first message.
-func newSession(h *Hub, conn *websocket.Conn, local bool) *session {
+// its hello queued as the first message; l is its page's language.
+func newSession(h *Hub, conn *websocket.Conn, local bool, l lang) *session {
 	ctx, cancel := context.WithCancel(h.ctx)
-	s := &session{hub: h, conn: conn, id: newSessionID(), local: local, ctx: ctx, cancel: cancel,
+	s := &session{hub: h, conn: conn, id: newSessionID(), local: local, lang: l, ctx: ctx, cancel: cancel,
 		out: make(chan []byte, sendBuffer), flight: make(chan struct{}, maxInFlight), children: make(map[childKey]*child)}
 	s.feed = newFeed(s.out, cancel)
 	// The writer has not started and nothing else sends yet: the hello
@@ -116,7 +120,7 @@ func (s *session) run() {
 			break
 		}
 		if !rate.take(time.Now()) {
-			s.refuse(c.ID, fmt.Sprintf("too many frames: at most %g a second; wait a moment", rate.rate))
+			s.refuse(c.ID, s.say(noteTooFast, rate.rate))
 			continue
 		}
 		s.handle(c)
@@ -157,7 +161,7 @@ func keepAlive(conn *websocket.Conn) {
 // handle serves one command from the page.
 func (s *session) handle(c Command) {
 	if len(c.Frame) > maxFrame {
-		s.refuse(c.ID, fmt.Sprintf("the frame is %d bytes; at most %d are sent", len(c.Frame), maxFrame))
+		s.refuse(c.ID, s.say(noteFrameTooLong, len(c.Frame), maxFrame))
 		return
 	}
 	switch c.Op {
@@ -183,7 +187,7 @@ func (s *session) handle(c Command) {
 		s.restartChild(childKey{target: c.Target})
 		return
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown op %q: the page sends \"send\" or \"restart\"", c.Op))
+		s.refuse(c.ID, s.say(noteUnknownOp, c.Op))
 		return
 	}
 	t := s.hub.targets
@@ -205,14 +209,14 @@ func (s *session) handle(c Command) {
 	case "grpc":
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeGRPC(ctx, c, t.GRPCAddr) })
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the targets are stdio, mcp-stdio, mcp-hostile, http, http-auth, mcp-http, mcp-auth, oauth, a2a, grpc, custom-stdio, custom-http and custom-grpc", c.Target))
+		s.refuse(c.ID, s.say(noteUnknownTarget, c.Target, "stdio, mcp-stdio, mcp-hostile, http, http-auth, mcp-http, mcp-auth, oauth, a2a, grpc, custom-stdio, custom-http, custom-grpc"))
 	}
 }
 
 // restartGRPC forgets the tab's connection to a gRPC server, and says so.
 func (s *session) restartGRPC(c Command, addr string) {
 	s.dropGRPCClient(addr)
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: "the connection to " + addr + " is closed; the next call opens a new one and asks reflection again"})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "restart", Text: s.say(noteGRPCRestart, addr)})
 }
 
 // exchange runs one request-response exchange in the background, so that
@@ -222,7 +226,7 @@ func (s *session) exchange(c Command, do func(context.Context) error) {
 	select {
 	case s.flight <- struct{}{}:
 	default:
-		s.refuse(c.ID, fmt.Sprintf("%d exchanges are still open; wait for one to end (streams end after %v)", maxInFlight, exchangeTimeout))
+		s.refuse(c.ID, s.say(noteExchangesOpen, maxInFlight, exchangeTimeout))
 		return
 	}
 	s.wg.Add(1)
@@ -234,7 +238,7 @@ func (s *session) exchange(c Command, do func(context.Context) error) {
 		ctx, cancel := context.WithTimeout(s.ctx, exchangeTimeout)
 		defer cancel()
 		if err := do(ctx); err != nil {
-			s.refuse(c.ID, err.Error())
+			s.refuse(c.ID, s.explain(err))
 		}
 	}()
 }
@@ -273,6 +277,19 @@ func (s *session) awaitRoom(ctx context.Context) error {
 
 func (s *session) refuse(id int64, message string) {
 	s.emit(Event{Op: "error", ID: id, Message: message})
+}
+
+// say words a note in the tab's language.
+func (s *session) say(key noteKey, args ...any) string { return say(key, args...).in(s.lang) }
+
+// explain is what the tab is told of err: a notice in the tab's
+// language; any other error (Go's own, or one wrapped around a notice)
+// as it reads.
+func (s *session) explain(err error) string {
+	if n, ok := err.(*notice); ok {
+		return n.in(s.lang)
+	}
+	return err.Error()
 }
 
 // mustJSON encodes a message to the page. Messages are made of strings,
