@@ -559,11 +559,11 @@ function markDiagnosis(tr, r, d, T) {
   box.append(step, ": " + words.change);
   // A server that exited at once usually said why on stderr, whose
   // last lines the exit note carries.
-  const tail = d.key === "exitEarly" && (r.text || "").split("the last of its stderr:\n")[1];
+  const tail = d.key === "exitEarly" && (r.text || "").split(/the last of its stderr:\n|последние строки его stderr:\n/)[1];
   if (tail) {
     const pre = document.createElement("pre");
     pre.className = "doctor-stderr";
-    pre.textContent = tail.replace(/\nthe next frame starts it again\s*$/, "");
+    pre.textContent = tail.replace(/\n(the next frame starts it again|следующий кадр запустит его снова)\s*$/, "");
     box.append(pre);
   }
   tr.querySelector(".summary").append(box);

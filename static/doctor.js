@@ -34,8 +34,10 @@
 export function diagnose(row, request, ctx) {
   if (row.old) return null;
   if (row.kind === "refused") return refusal(row.text || "", ctx);
-  if (row.kind === "line" && row.dir === "in" && row.summary === "not JSON") return { key: "noise", args: [], more: [] };
-  if (row.kind === "exit" && !ctx.answered && !/was stopped/.test(row.text)) return { key: "exitEarly", args: [ctx.host], more: [] };
+  // row.notJSON, since the summary is in the page's language; "not JSON"
+  // for rows made before it.
+  if (row.kind === "line" && row.dir === "in" && (row.notJSON || row.summary === "not JSON")) return { key: "noise", args: [], more: [] };
+  if (row.kind === "exit" && !ctx.answered && !/was stopped|сервер остановлен/.test(row.text)) return { key: "exitEarly", args: [ctx.host], more: [] };
   if (row.kind === "http" && row.dir === "in") return answer(row, request, ctx);
   if ((row.kind === "line" || row.kind === "sse") && row.dir === "in") return rpcError(row, request, ctx);
   return null;
@@ -55,7 +57,7 @@ function refusal(text, ctx) {
   // A TLS server answers a plaintext request with a TLS alert record:
   // bytes 0x15 0x03, which Go's HTTP reader calls a malformed answer.
   if (/malformed HTTP (response|status)/.test(text) && /\\x15\\x03|\\x16\\x03/.test(text)) return { key: "plainToTLS", args: [host], more: [] };
-  if (/i\/o timeout|stopped after/.test(text)) return { key: "timeout", args: [host], more: [] };
+  if (/i\/o timeout|stopped after|остановлено через/.test(text)) return { key: "timeout", args: [host], more: [] };
   return null;
 }
 

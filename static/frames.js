@@ -18,6 +18,13 @@ const frames = document.querySelectorAll(".frame");
 
 const panel = document.getElementById("lesson-wire");
 const labels = panel ? panel.dataset : { pretty: "Pretty", raw: "Raw", hex: "Hex", views: "Views" };
+// words are what this module says itself, in the page's language; the
+// playground's notes come worded in it (playground/wire/notes_text.go).
+const words = {
+  en: { closed: "the connection to the playground closed; sending again reconnects (stdio servers start afresh)" },
+  ru: { closed: "соединение с песочницей закрылось; следующая отправка подключится снова (серверы stdio запустятся заново)" },
+};
+const W = words[document.documentElement.lang] || words.en;
 const wire = new WireSocket();
 const outputs = new Map(); // frame id -> the frame that sent it
 const lastFrame = new Map(); // target -> the last frame sent there
@@ -97,7 +104,7 @@ function heard(msg) {
   if (msg.op === "closed") {
     for (const frame of new Set(lastFrame.values())) {
       const element = rowElement("note");
-      element.querySelector("pre").textContent = "the connection to the playground closed; sending again reconnects (stdio servers start afresh)";
+      element.querySelector("pre").textContent = W.closed;
       frame.querySelector(".frame-output").append(element);
     }
     return;

@@ -60,7 +60,7 @@ export class FrameHistory {
     for (const m of this.load()) {
       if (m.target !== target) continue;
       const g = document.createElement("optgroup");
-      g.label = label.replace("%s", m.method);
+      g.label = label.replace("%s", shown(m.method));
       g.dataset.history = "1";
       for (const f of m.frames) {
         g.append(new Option(preview(f), "history:" + this.offered.length));
@@ -75,6 +75,20 @@ export class FrameHistory {
     const m = /^history:(\d+)$/.exec(value || "");
     return m ? this.offered[Number(m[1])] || null : null;
   }
+}
+
+// unnamed are the methods of frames that name none, as methodOf gives
+// them and the history keeps them, and as the list shows them in each
+// language: kept in English, a frame keeps its group when the page's
+// language changes.
+const unnamed = {
+  en: { "(response or other)": "(response or other)", "(text)": "(text)" },
+  ru: { "(response or other)": "(ответ или другое)", "(text)": "(текст)" },
+};
+
+// shown is a method as the list shows it, in the page's language.
+function shown(method) {
+  return (unnamed[document.documentElement.lang] || unnamed.en)[method] || method;
 }
 
 // methodOf says what a frame asks for (see the module's comment).

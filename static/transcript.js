@@ -19,6 +19,8 @@
 //    ask (true: a request from the server the learner may answer),
 //    answered (a request that has its answer; on an ask, the learner's),
 //    era (the era of MCP the message belongs to, eraOf; absent if none),
+//    notJSON (true: a line, or a whole answer that says it is JSON, that
+//    is not),
 //    findings (on a tap's rows: the tap check's findings about the
 //    message, each {index, code, severity, event, detail, en, ru})}
 //
@@ -53,6 +55,16 @@
 // as an event of kind "finding" naming that number: the transcript puts
 // it on the row that shows the event, and tells "findings" when the
 // count changes. A finding that comes again, changed, replaces itself.
+
+// words are the few the transcript writes itself, in the page's
+// language; the playground's notes and refusals come worded in it
+// already (playground/wire/notes_text.go). A row that is not JSON says
+// so in its summary, and in row.notJSON for whoever reads rows.
+const words = {
+  en: { notJSON: "not JSON", noStatus: "no grpc-status", cut: (n) => n + " bytes more, not sent to the page" },
+  ru: { notJSON: "не JSON", noStatus: "нет grpc-status", cut: (n) => "ещё " + n + " байт, не переданных странице" },
+};
+const W = words[globalThis.document ? document.documentElement.lang : "en"] || words.en;
 
 // atMillis turns the playground's RFC 3339 time, which has nanoseconds,
 // into milliseconds with the fraction kept (Date.parse keeps only ms).
@@ -338,7 +350,8 @@ export class Transcript {
             // says so, beside the bytes as they came.
             const body = splitHTTP(x.head.text).body;
             if (!x.stream && /^content-type:\s*application\/json/im.test(x.head.text) && body.trim() !== "" && parseJSON(body) === undefined) {
-              x.head.summary = x.head.text.split("\n")[0] + " · not JSON";
+              x.head.summary = x.head.text.split("\n")[0] + " · " + W.notJSON;
+              x.head.notJSON = true;
             }
             this.onChange("update", x.head);
           }
@@ -368,8 +381,9 @@ export class Transcript {
       const d = describe(msg);
       const row = Object.assign({}, base, {
         dir: ev.dir, kind: "line", text: l, size: new TextEncoder().encode(l + "\n").length,
-        summary: msg === undefined ? "not JSON" : d.summary, rpc: d.rpc, request: !!d.request,
+        summary: msg === undefined ? W.notJSON : d.summary, rpc: d.rpc, request: !!d.request,
       });
+      if (msg === undefined) row.notJSON = true;
       if (ev.dir === "out") {
         const era = this.eraOf(msg, "", server(base));
         if (era) row.era = era;
@@ -490,7 +504,7 @@ export class Transcript {
     const frames = ev.frames || [];
     const row = Object.assign(base, {
       dir: "in", kind: "grpc", text: ev.text, size: ev.size, frames: frames,
-      summary: first ? first[1] : status ? "grpc-status " + status[1] : "no grpc-status",
+      summary: first ? first[1] : status ? "grpc-status " + status[1] : W.noStatus,
     });
     if (x && x.request) {
       row.latency = row.ms - x.request.ms;
@@ -565,7 +579,7 @@ function frameLabel(f) {
 // its label, the bytes written by show.
 function framed(row, show) {
   return row.frames
-    .map((f) => frameLabel(f) + "\n" + show(frameBytes(f)) + (f.cut ? "\n... (" + f.cut + " bytes more, not sent to the page)" : ""))
+    .map((f) => frameLabel(f) + "\n" + show(frameBytes(f)) + (f.cut ? "\n... (" + W.cut(f.cut) + ")" : ""))
     .join("\n\n");
 }
 

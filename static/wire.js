@@ -11,7 +11,9 @@
 //
 // Messages from the playground are described in playground/wire/doc.go. The
 // socket opens on the first send and opens again after it closes; the
-// playground then starts stdio servers afresh.
+// playground then starts stdio servers afresh. The socket's URL carries
+// the page's language (?lang=), in which the playground words its notes
+// and refusals: an embedded page in Russian has no cookie that says so.
 export class WireSocket {
   constructor(path) {
     this.path = path || "/ws";
@@ -44,7 +46,7 @@ export class WireSocket {
   connect() {
     if (this.socket !== null) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(scheme + "//" + location.host + this.path);
+    const socket = new WebSocket(scheme + "//" + location.host + withLang(this.path));
     this.socket = socket;
     let opened = false;
     socket.addEventListener("open", () => {
@@ -72,7 +74,7 @@ export class WireSocket {
     if (socket.readyState === WebSocket.OPEN) return Promise.resolve();
     return new Promise((resolve, reject) => {
       socket.addEventListener("open", () => resolve(), { once: true });
-      socket.addEventListener("close", () => reject(new Error("the connection to the playground closed")), { once: true });
+      socket.addEventListener("close", () => reject(new Error(W.closed)), { once: true });
     });
   }
 
@@ -86,6 +88,21 @@ export class WireSocket {
     else this.queue.push(text);
     return msg.id;
   }
+}
+
+// lang is the page's language, "en" or "ru".
+const lang = document.documentElement.lang === "ru" ? "ru" : "en";
+
+// words are this module's own, in the page's language.
+const words = {
+  en: { closed: "the connection to the playground closed" },
+  ru: { closed: "соединение с песочницей закрылось" },
+};
+const W = words[lang];
+
+// withLang adds the page's language to a websocket path.
+function withLang(path) {
+  return path + (path.includes("?") ? "&" : "?") + "lang=" + lang;
 }
 
 // oauthLearned says where, in the body of an answer, each placeholder of
