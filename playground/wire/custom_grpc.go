@@ -71,7 +71,7 @@ func parseGRPCTo(to string) (grpcTo, error) {
 		flag := "-" + strings.TrimLeft(words[i], "-")
 		value := func() (string, error) {
 			if i+1 == len(words) {
-				return "", fmt.Errorf("custom-grpc: %s needs a value", flag)
+				return "", say(noteGRPCNeedsValue, flag)
 			}
 			i++
 			return words[i], nil
@@ -89,7 +89,7 @@ func parseGRPCTo(to string) (grpcTo, error) {
 				return grpcTo{}, err
 			}
 		default:
-			return grpcTo{}, fmt.Errorf("custom-grpc: unknown option %q; after host:port come -plaintext (the default), -tls, -cacert FILE, -cert FILE, -key FILE, -servername NAME, -proto FILE, -protoset FILE, -import-path DIR", words[i])
+			return grpcTo{}, say(noteGRPCUnknownOption, words[i])
 		}
 		switch flag {
 		case "-cacert":
@@ -109,16 +109,16 @@ func parseGRPCTo(to string) (grpcTo, error) {
 		}
 	}
 	if g.protoset != "" && len(g.protos) > 0 {
-		return grpcTo{}, errors.New("custom-grpc: give -proto or -protoset, not both")
+		return grpcTo{}, say(noteGRPCProtoOrProtoset)
 	}
 	// As grpcurl: a client certificate comes with its key. A pasted one
 	// is one upload holding both, named twice.
 	if (g.certFile == "") != (g.keyFile == "") {
-		return grpcTo{}, errors.New("custom-grpc: give -cert and -key together: the client certificate and its private key (PEM)")
+		return grpcTo{}, say(noteGRPCCertAndKey)
 	}
 	certUp, keyUp := strings.HasPrefix(g.certFile, uploadPrefix), strings.HasPrefix(g.keyFile, uploadPrefix)
 	if (certUp || keyUp) && g.certFile != g.keyFile {
-		return grpcTo{}, fmt.Errorf("custom-grpc: a pasted client certificate is one upload holding the certificate and its key: -cert %s -key %s", g.certFile, g.certFile)
+		return grpcTo{}, say(noteGRPCOneUpload, g.certFile, g.certFile)
 	}
 	return g, nil
 }
@@ -189,19 +189,19 @@ func (h *Hub) caPool(name string) (*x509.CertPool, error) {
 	if id, ok := strings.CutPrefix(name, uploadPrefix); ok {
 		u, ok := h.grpcUploads.get(id)
 		if !ok || u.pem == nil {
-			return nil, fmt.Errorf("custom-grpc: no CA %s is held (the playground forgets uploads when it restarts); paste the CA again", name)
+			return nil, say(noteGRPCNoCA, name)
 		}
 		pemBytes = u.pem
 	} else {
 		b, err := os.ReadFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("custom-grpc: reading the CA file: %v", err)
+			return nil, say(noteGRPCReadingCA, err)
 		}
 		pemBytes = b
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pemBytes) {
-		return nil, fmt.Errorf("custom-grpc: %s holds no PEM certificate (-----BEGIN CERTIFICATE-----)", name)
+		return nil, say(noteGRPCNoPEM, name)
 	}
 	return pool, nil
 }
@@ -212,13 +212,13 @@ func (h *Hub) clientCert(certFile, keyFile string) (tls.Certificate, error) {
 	if id, ok := strings.CutPrefix(certFile, uploadPrefix); ok {
 		u, ok := h.grpcUploads.get(id)
 		if !ok || u.cert == nil {
-			return tls.Certificate{}, fmt.Errorf("custom-grpc: no client certificate %s is held (the playground forgets uploads when it restarts); paste the certificate and its key again", certFile)
+			return tls.Certificate{}, say(noteGRPCNoClientCert, certFile)
 		}
 		return *u.cert, nil
 	}
 	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
-		return tls.Certificate{}, fmt.Errorf("custom-grpc: reading the client certificate (-cert %s -key %s): %v", certFile, keyFile, err)
+		return tls.Certificate{}, say(noteGRPCReadingClientCert, certFile, keyFile, err)
 	}
 	return pair, nil
 }
@@ -242,7 +242,7 @@ func (h *Hub) descriptorsOf(ctx context.Context, to grpcTo) (*protoregistry.File
 		id := strings.TrimPrefix(name, uploadPrefix)
 		u, ok := h.grpcUploads.get(id)
 		if !ok || u.files == nil {
-			return nil, fmt.Errorf("custom-grpc: no descriptors %s are held (the playground forgets uploads when it restarts); upload the .proto or protoset again", name)
+			return nil, say(noteGRPCNoDescriptors, name)
 		}
 		return u.files, nil
 	}
@@ -264,7 +264,7 @@ func (h *Hub) descriptorsOf(ctx context.Context, to grpcTo) (*protoregistry.File
 		}
 		return files, nil
 	case len(to.protos) > 1:
-		return nil, errors.New("custom-grpc: give one -proto (its imports are found beside it, or under -import-path), or upload the files together")
+		return nil, say(noteGRPCOneProto)
 	}
 	return nil, nil
 }

@@ -88,6 +88,19 @@ const (
 	// gRPC connections forgotten by a restart (session.go, custom_grpc.go).
 	noteGRPCRestart
 	noteCustomGRPCRestart
+	// A custom-grpc "to", and the files it names (custom_grpc.go).
+	noteGRPCNeedsValue
+	noteGRPCUnknownOption
+	noteGRPCProtoOrProtoset
+	noteGRPCCertAndKey
+	noteGRPCOneUpload
+	noteGRPCNoCA
+	noteGRPCReadingCA
+	noteGRPCNoPEM
+	noteGRPCNoClientCert
+	noteGRPCReadingClientCert
+	noteGRPCNoDescriptors
+	noteGRPCOneProto
 	// An HTTP exchange (exchange.go).
 	noteNoServer
 	noteNotHTTP
@@ -162,6 +175,54 @@ func wordingOf(key noteKey) wording {
 		return wording{
 			"the connection to %s is closed; the next call opens a new one and reads the descriptors again",
 			"соединение с %s закрыто; следующий вызов откроет новое и заново прочитает дескрипторы"}
+	case noteGRPCNeedsValue:
+		return wording{
+			"custom-grpc: %s needs a value",
+			"custom-grpc: у %s нет значения"}
+	case noteGRPCUnknownOption:
+		return wording{
+			"custom-grpc: unknown option %q; after host:port come -plaintext (the default), -tls, -cacert FILE, -cert FILE, -key FILE, -servername NAME, -proto FILE, -protoset FILE, -import-path DIR",
+			"custom-grpc: неизвестный параметр %q; после host:port идут -plaintext (по умолчанию), -tls, -cacert FILE, -cert FILE, -key FILE, -servername NAME, -proto FILE, -protoset FILE, -import-path DIR"}
+	case noteGRPCProtoOrProtoset:
+		return wording{
+			"custom-grpc: give -proto or -protoset, not both",
+			"custom-grpc: укажите -proto или -protoset, но не оба"}
+	case noteGRPCCertAndKey:
+		return wording{
+			"custom-grpc: give -cert and -key together: the client certificate and its private key (PEM)",
+			"custom-grpc: -cert и -key указываются вместе: сертификат клиента и его закрытый ключ (PEM)"}
+	case noteGRPCOneUpload:
+		return wording{
+			"custom-grpc: a pasted client certificate is one upload holding the certificate and its key: -cert %s -key %s",
+			"custom-grpc: вставленный сертификат клиента — одна загрузка, в которой и сертификат, и ключ: -cert %s -key %s"}
+	case noteGRPCNoCA:
+		return wording{
+			"custom-grpc: no CA %s is held (the playground forgets uploads when it restarts); paste the CA again",
+			"custom-grpc: CA %s не найден (после перезапуска песочница забывает загрузки); вставьте CA ещё раз"}
+	case noteGRPCReadingCA:
+		return wording{
+			"custom-grpc: reading the CA file: %v",
+			"custom-grpc: чтение файла CA: %v"}
+	case noteGRPCNoPEM:
+		return wording{
+			"custom-grpc: %s holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+			"custom-grpc: в %s нет сертификата PEM (-----BEGIN CERTIFICATE-----)"}
+	case noteGRPCNoClientCert:
+		return wording{
+			"custom-grpc: no client certificate %s is held (the playground forgets uploads when it restarts); paste the certificate and its key again",
+			"custom-grpc: сертификат клиента %s не найден (после перезапуска песочница забывает загрузки); вставьте сертификат и ключ ещё раз"}
+	case noteGRPCReadingClientCert:
+		return wording{
+			"custom-grpc: reading the client certificate (-cert %s -key %s): %v",
+			"custom-grpc: чтение сертификата клиента (-cert %s -key %s): %v"}
+	case noteGRPCNoDescriptors:
+		return wording{
+			"custom-grpc: no descriptors %s are held (the playground forgets uploads when it restarts); upload the .proto or protoset again",
+			"custom-grpc: дескрипторы %s не найдены (после перезапуска песочница забывает загрузки); загрузите .proto или protoset ещё раз"}
+	case noteGRPCOneProto:
+		return wording{
+			"custom-grpc: give one -proto (its imports are found beside it, or under -import-path), or upload the files together",
+			"custom-grpc: укажите один -proto (его импорты ищутся рядом с ним или в -import-path) или загрузите файлы вместе"}
 	case noteNoServer:
 		return wording{
 			"no %s server runs in this playground",

@@ -90,16 +90,17 @@ func TestNotesInThePagesLanguage(t *testing.T) {
 		suffix, cookie string
 		host, length   string // the starts of the two fix notes
 		refusal        string
+		grpcTo         string // the start of the refusal of a custom-grpc "to"
 		exit           string // the start of a restarted server's exit note
 	}{
 		{"cookie ru", "", "ru", "добавлен Host: 127.0.0.1:", "добавлен Content-Length: 53, длина тела",
-			`неизвестная операция "dance": страница отправляет "send" или "restart"`, "сервер остановлен ("},
+			`неизвестная операция "dance": страница отправляет "send" или "restart"`, `custom-grpc: неизвестный параметр "-bogus"`, "сервер остановлен ("},
 		{"query ru", "?lang=ru", "en", "добавлен Host: 127.0.0.1:", "добавлен Content-Length: 53, длина тела",
-			`неизвестная операция "dance": страница отправляет "send" или "restart"`, "сервер остановлен ("},
+			`неизвестная операция "dance": страница отправляет "send" или "restart"`, `custom-grpc: неизвестный параметр "-bogus"`, "сервер остановлен ("},
 		{"cookie en", "", "en", "added Host: 127.0.0.1:", "added Content-Length: 53, the body's length",
-			`unknown op "dance": the page sends "send" or "restart"`, "the server was stopped ("},
+			`unknown op "dance": the page sends "send" or "restart"`, `custom-grpc: unknown option "-bogus"`, "the server was stopped ("},
 		{"no cookie", "", "", "added Host: 127.0.0.1:", "added Content-Length: 53, the body's length",
-			`unknown op "dance": the page sends "send" or "restart"`, "the server was stopped ("},
+			`unknown op "dance": the page sends "send" or "restart"`, `custom-grpc: unknown option "-bogus"`, "the server was stopped ("},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			header := http.Header{"Origin": {srv.URL}}
@@ -126,8 +127,12 @@ func TestNotesInThePagesLanguage(t *testing.T) {
 			if ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" }); ev.Message != tt.refusal {
 				t.Errorf("refusal %q, want %q", ev.Message, tt.refusal)
 			}
+			send(t, conn, Command{Op: "restart", ID: 3, Target: "custom-grpc", To: "127.0.0.1:1 -bogus"})
+			if ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" }); !strings.HasPrefix(ev.Message, tt.grpcTo) {
+				t.Errorf("refusal %q, want %q...", ev.Message, tt.grpcTo)
+			}
 
-			send(t, conn, Command{Op: "send", ID: 3, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"a b"}}`})
+			send(t, conn, Command{Op: "send", ID: 4, Target: "stdio", Frame: `{"name":"word_count","args":{"text":"a b"}}`})
 			next(t, conn, func(ev Event) bool { return ev.Dir == "in" })
 			send(t, conn, Command{Op: "restart", Target: "stdio"})
 			if ev := next(t, conn, func(ev Event) bool { return ev.Kind == "exit" }); !strings.HasPrefix(ev.Text, tt.exit) {
