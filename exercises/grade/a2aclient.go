@@ -89,7 +89,7 @@ func a2aStart(t *T, script *a2aScript, args ...string) (*a2aRun, error) {
 		if log := p.exchanges(); len(log) > 0 {
 			// A client that never stops makes a number of requests
 			// that depends on the machine: repeats are not counted.
-			f.Summary += "; its requests: " + a2aDescribe(log, false)
+			f.addf("; its requests: %s", a2aDescribe(log, false))
 		}
 	}
 	if err != nil {
@@ -286,9 +286,9 @@ func a2aPrintsResult(t *T) error {
 	if f.Offset == nil { // not JSON: no place to point at
 		f.Expected, f.Got = a2aCountResult, shorten(r.stdout)
 	}
-	f.Summary = "stdout is not just the task's result (the agent's artifact holds one data part, " + a2aCountResult + ")"
+	f.restatef("stdout is not just the task's result (the agent's artifact holds one data part, %s)", a2aCountResult)
 	if out == "" {
-		f.Summary = "the task completed, and the client printed nothing on stdout"
+		f.restatef("the task completed, and the client printed nothing on stdout")
 	}
 	f.Sent, f.Hint = r.cmd, hintA2AResult
 	return f
@@ -322,7 +322,7 @@ func a2aAnswers(t *T) error {
 	case m.TaskID != asked.taskID || m.ContextID != asked.contextID:
 		f := r.fail(hintA2ASameTask, "the client's answer does not continue the task that asked (%s, in context %s)", asked.taskID, asked.contextID)
 		if m.TaskID == "" {
-			f.Summary = "the client's answer carries no taskId, so it asks for a new task instead of continuing the one that asked"
+			f.restatef("the client's answer carries no taskId, so it asks for a new task instead of continuing the one that asked")
 		}
 		want := fmt.Sprintf(`"taskId":%q,"contextId":%q`, asked.taskID, asked.contextID)
 		got := fmt.Sprintf(`"taskId":%q,"contextId":%q`, m.TaskID, m.ContextID)

@@ -11,8 +11,10 @@ import (
 // wrong, shown with the bytes that prove it. Stages return a *Failure as
 // their error; any other error is a bug in the grader.
 type Failure struct {
-	// Summary says in one sentence what went wrong.
-	Summary string `json:"summary"`
+	// Summary says in one sentence what went wrong. SummaryRU says it
+	// in Russian, with the same arguments (see the package comment).
+	Summary   string `json:"summary"`
+	SummaryRU string `json:"summary_ru,omitempty"`
 	// Sent is what the grader sent to the program just before.
 	Sent string `json:"sent,omitempty"`
 	// Expected and Got are the answer wanted and the one received. When
@@ -21,7 +23,10 @@ type Failure struct {
 	Got      string `json:"got,omitempty"`
 	Offset   *int   `json:"offset,omitempty"`
 	// Hint names the classic mistake that usually causes this failure.
-	Hint string `json:"hint,omitempty"`
+	// HintRU is the same hint in Russian, filled in from the catalogue
+	// when the stage ends.
+	Hint   string `json:"hint,omitempty"`
+	HintRU string `json:"hint_ru,omitempty"`
 	// Stderr is the last lines the program wrote on stderr, when they
 	// may explain the failure (it exited, or stopped answering).
 	Stderr string `json:"stderr,omitempty"`
@@ -40,9 +45,21 @@ func (f *Failure) orNil() error {
 	return f
 }
 
-// Failf returns a failure whose summary is formatted like fmt.Sprintf.
+// Failf returns a failure whose summary is formatted like fmt.Sprintf,
+// in English and, from the Russian catalogue, in Russian.
 func Failf(format string, args ...any) *Failure {
-	return &Failure{Summary: fmt.Sprintf(format, args...)}
+	return &Failure{Summary: fmt.Sprintf(format, args...), SummaryRU: russianf(format, args...)}
+}
+
+// restatef replaces a failure's summary, in both languages.
+func (f *Failure) restatef(format string, args ...any) {
+	f.Summary, f.SummaryRU = fmt.Sprintf(format, args...), russianf(format, args...)
+}
+
+// addf adds to the end of a failure's summary, in both languages.
+func (f *Failure) addf(format string, args ...any) {
+	f.Summary += fmt.Sprintf(format, args...)
+	f.SummaryRU += russianf(format, args...)
 }
 
 // WithHint sets the hint of a *Failure that has none yet, and returns
@@ -59,10 +76,20 @@ func WithHint(err error, hint string) error {
 // ("a call with id 7: no answer within 10s"), and records sent if the
 // failure has nothing sent yet. Other errors are returned unchanged.
 func About(err error, what, sent string) error {
+	if what == "" {
+		return aboutf(err, sent, "")
+	}
+	return aboutf(err, sent, "%s", what)
+}
+
+// aboutf is About with what formatted like fmt.Sprintf, for a
+// description made of parts ("the request after %s").
+func aboutf(err error, sent, format string, args ...any) error {
 	var f *Failure
 	if errors.As(err, &f) {
-		if what != "" {
-			f.Summary = what + ": " + f.Summary
+		if format != "" {
+			f.Summary = fmt.Sprintf(format, args...) + ": " + f.Summary
+			f.SummaryRU = russianf(format, args...) + ": " + f.SummaryRU
 		}
 		if f.Sent == "" {
 			f.Sent = shorten(sent)

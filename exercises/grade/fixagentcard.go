@@ -52,7 +52,7 @@ func fixCardURL(t *T) error {
 func hidePort(err error, addr string) error {
 	if f, ok := err.(*Failure); ok {
 		hide := func(s string) string { return strings.ReplaceAll(s, addr, "127.0.0.1:PORT") }
-		f.Summary, f.Sent, f.Expected, f.Stderr = hide(f.Summary), hide(f.Sent), hide(f.Expected), hide(f.Stderr)
+		f.Summary, f.SummaryRU, f.Sent, f.Expected, f.Stderr = hide(f.Summary), hide(f.SummaryRU), hide(f.Sent), hide(f.Expected), hide(f.Stderr)
 		if f.Offset == nil {
 			f.Got = hide(f.Got)
 		}

@@ -205,7 +205,8 @@ func fixInitSendsInitialize(t *T) error {
 		return r.fail(hintFixInitialize, "the program sent nothing to its server; it exited with status %d", r.code)
 	}
 	if f := CompareJSON([]byte(reqs[0]), mcpcWantInitialize, Subset); f != nil {
-		f.Summary, f.Sent, f.Hint = "the first message is not the initialize request expected", r.sent(), hintFixInitialize
+		f.restatef("the first message is not the initialize request expected")
+		f.Sent, f.Hint = r.sent(), hintFixInitialize
 		return f
 	}
 	return nil

@@ -173,7 +173,7 @@ func sessionDelete(t *T) error {
 func hideSession(err error, sid string) error {
 	if f, ok := err.(*Failure); ok {
 		hide := func(s string) string { return strings.ReplaceAll(s, sid, "SESSION") }
-		f.Summary, f.Sent, f.Got = hide(f.Summary), hide(f.Sent), hide(f.Got)
+		f.Summary, f.SummaryRU, f.Sent, f.Got = hide(f.Summary), hide(f.SummaryRU), hide(f.Sent), hide(f.Got)
 	}
 	return err
 }

@@ -101,6 +101,7 @@ func (r *Report) Failed() bool {
 // StageResult is how one stage went.
 type StageResult struct {
 	Name    string   `json:"name"`
+	NameRU  string   `json:"name_ru,omitempty"` // the name in Russian, when the catalogue has it
 	Status  Status   `json:"status"`
 	LimitMS int64    `json:"limit_ms"`
 	Failure *Failure `json:"failure,omitempty"`
@@ -182,7 +183,9 @@ func Run(ctx context.Context, g *Grader, dir string, opts *Options) (*Report, er
 			limit = min(limit, o.MaxLimit)
 		}
 		stages[i].Limit = limit
-		rep.Stages = append(rep.Stages, StageResult{Name: s.Name, Status: Skipped, LimitMS: limit.Milliseconds()})
+		r := StageResult{Name: s.Name, Status: Skipped, LimitMS: limit.Milliseconds()}
+		r.translate()
+		rep.Stages = append(rep.Stages, r)
 	}
 
 	// Every return below comes after the stage's programs were killed
@@ -191,6 +194,7 @@ func Run(ctx context.Context, g *Grader, dir string, opts *Options) (*Report, er
 	if err != nil {
 		rep.Stages[0].Status = Errored
 		rep.Stages[0].Failure = Failf("internal error in grader: making a temporary directory: %v", err)
+		rep.Stages[0].translate()
 		return rep, nil
 	}
 	defer os.RemoveAll(folder)
@@ -202,7 +206,9 @@ func Run(ctx context.Context, g *Grader, dir string, opts *Options) (*Report, er
 			continue
 		}
 		if o.OnStage != nil {
-			o.OnStage(i, StageResult{Name: s.Name, Status: Running, LimitMS: s.Limit.Milliseconds()})
+			running := StageResult{Name: s.Name, Status: Running, LimitMS: s.Limit.Milliseconds()}
+			running.translate()
+			o.OnStage(i, running)
 		}
 		programBin := bin
 		if i == 0 {
@@ -270,5 +276,6 @@ func runStage(ctx context.Context, s Stage, dir, bin string) StageResult {
 		r.Status = Errored
 		r.Failure = Failf("internal error in grader: %v", err)
 	}
+	r.translate()
 	return r
 }

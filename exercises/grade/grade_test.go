@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var text bytes.Buffer
-			rep.WriteText(&text)
+			rep.WriteText(&text, English)
 
 			failed := failedStage(rep)
 			switch {
@@ -206,8 +206,8 @@ func TestAllStages(t *testing.T) {
 	if rep.Passed || rep.Score != 6 {
 		t.Errorf("passed %v, score %d; want false, 6", rep.Passed, rep.Score)
 	}
-	if !strings.HasPrefix(SummaryText(rep), "Score: 6 of 7 stages passed.") {
-		t.Errorf("summary %q", SummaryText(rep))
+	if !strings.HasPrefix(SummaryText(English, rep), "Score: 6 of 7 stages passed.") {
+		t.Errorf("summary %q", SummaryText(English, rep))
 	}
 	// Each stage is reported twice, as it starts and as it ends.
 	if len(seen) != 14 || seen[0] != "0 running" || seen[1] != "0 passed" || seen[11] != "5 failed" {
@@ -289,7 +289,7 @@ func TestBadPrograms(t *testing.T) {
 				t.Fatal(err)
 			}
 			var text bytes.Buffer
-			rep.WriteText(&text)
+			rep.WriteText(&text, English)
 			f := failedStage(rep)
 			switch {
 			case f == nil:
@@ -394,8 +394,8 @@ func TestGraderBugs(t *testing.T) {
 			t.Errorf("stage %d: %s %+v, want error %q", i+2, s.Status, s.Failure, want)
 		}
 	}
-	if !strings.Contains(SummaryText(rep), "bug in wirelab") {
-		t.Errorf("summary %q", SummaryText(rep))
+	if !strings.Contains(SummaryText(English, rep), "bug in wirelab") {
+		t.Errorf("summary %q", SummaryText(English, rep))
 	}
 }
 
@@ -419,8 +419,8 @@ func TestInterrupt(t *testing.T) {
 	if rep.Stages[1].Status != Canceled {
 		t.Errorf("stage status %s, want canceled", rep.Stages[1].Status)
 	}
-	if SummaryText(rep) != "Interrupted.\n" {
-		t.Errorf("summary %q", SummaryText(rep))
+	if SummaryText(English, rep) != "Interrupted.\n" {
+		t.Errorf("summary %q", SummaryText(English, rep))
 	}
 }
 

@@ -188,7 +188,7 @@ func (c *grpcConn) do(call grpcCall) (grpcOutcome, error) {
 		// shown, so the summary quotes it.
 		if _, after, ok := strings.Cut("\n"+c.p.errs.String(), "\npanic: "); ok {
 			msg, _, _ := strings.Cut(after, "\n")
-			f.Summary += ": panic: " + msg
+			f.addf(": panic: %s", msg)
 			f.Hint = hintGRPCPanic
 		}
 		return o, f
@@ -201,7 +201,7 @@ func (c *grpcConn) do(call grpcCall) (grpcOutcome, error) {
 func wrongCode(what string, call grpcCall, want codes.Code, o grpcOutcome) *Failure {
 	f := Failf("%s: the call ended with %s, not %s", what, codeName(o.code), codeName(want))
 	if o.code == codes.OK {
-		f.Summary = fmt.Sprintf("%s: the call succeeded; it should have ended with %s", what, codeName(want))
+		f.restatef("%s: the call succeeded; it should have ended with %s", what, codeName(want))
 	}
 	f.Sent, f.Expected, f.Got = call.String(), codeName(want), shorten(o.String())
 	switch {
@@ -281,7 +281,7 @@ func (c *grpcConn) checkResult(what string, call grpcCall, o grpcOutcome, want s
 	if f.Hint != HintJSONTags {
 		f.Hint = "" // the others are about JSON-RPC's messages
 	}
-	f.Summary = what + ": the response is not the one expected"
+	f.restatef("%s: the response is not the one expected", what)
 	f.Sent, f.Expected, f.Got = call.String(), "OK "+f.Expected, "OK "+f.Got
 	if f.Offset != nil {
 		*f.Offset += len("OK ")

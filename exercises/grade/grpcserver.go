@@ -202,7 +202,7 @@ func grpcDeadline(c *grpcConn) error {
 		return About(err, what, "")
 	case o.code == codes.OK:
 		f := wrongCode(what, first, codes.DeadlineExceeded, o)
-		f.Summary = what + ": the deploy was done before its deadline; it should take two seconds"
+		f.restatef("%s: the deploy was done before its deadline; it should take two seconds", what)
 		f.Hint = hintGRPCDeployTime
 		return f
 	case o.code != codes.DeadlineExceeded:
@@ -222,7 +222,7 @@ func grpcDeadline(c *grpcConn) error {
 	err = c.checkResult(next, billing, o, `{"service":"billing","env":"staging","release":1}`)
 	var f *Failure
 	if errors.As(err, &f) && o.release() == "2" {
-		f.Summary = fmt.Sprintf("after a deploy of billing stopped by its %v deadline, the next deploy of billing answered release 2: the stopped deploy went on after its caller had gone, and completed", grpcShortDeadline)
+		f.restatef("after a deploy of billing stopped by its %v deadline, the next deploy of billing answered release 2: the stopped deploy went on after its caller had gone, and completed", grpcShortDeadline)
 		f.Hint = hintGRPCDeadline
 	}
 	return err

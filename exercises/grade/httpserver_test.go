@@ -63,7 +63,7 @@ func TestHTTPHandlerPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text strings.Builder
-	rep.WriteText(&text)
+	rep.WriteText(&text, English)
 	t.Log(text.String())
 	f := failedStage(rep)
 	switch {

@@ -50,10 +50,10 @@ func CompareJSON(got []byte, want string, subset bool) *Failure {
 	if bytes.Equal(exp.Bytes(), g.raw) {
 		return nil
 	}
-	f := &Failure{Summary: "the answer is not the one expected"}
+	f := Failf("the answer is not the one expected")
 	f.setDiff(exp.Bytes(), g.raw, firstDiff(exp.Bytes(), g.raw))
 	if !bytes.Equal(g.raw, got) {
-		f.Summary += " (whitespace removed from what came back)"
+		f.addf(" (whitespace removed from what came back)")
 	}
 	f.Hint = diagnose(w, g, subset)
 	return f
@@ -61,7 +61,8 @@ func CompareJSON(got []byte, want string, subset bool) *Failure {
 
 // notJSON is the failure for a line that should be a message and is not.
 func notJSON(line []byte) *Failure {
-	f := &Failure{Summary: "the program wrote a line that is not JSON", Got: shorten(string(line)), Hint: HintStdoutLogs}
+	f := Failf("the program wrote a line that is not JSON")
+	f.Got, f.Hint = shorten(string(line)), HintStdoutLogs
 	t := strings.TrimSpace(string(line))
 	if t == "{" || t == "[" || strings.HasSuffix(t, "{") || strings.HasPrefix(t, `"`) {
 		f.Hint = HintIndented

@@ -88,7 +88,7 @@ func TestLongLines(t *testing.T) {
 	if f == nil {
 		t.Fatal("no failure")
 	}
-	text := StageText(1, 3, StageResult{Name: "x", Status: Failed, Failure: f})
+	text := StageText(English, 1, 3, StageResult{Name: "x", Status: Failed, Failure: f})
 	var got, caret string
 	for _, l := range strings.Split(text, "\n") {
 		if strings.Contains(l, "Got:") {
@@ -133,7 +133,7 @@ func TestTextRepeats(t *testing.T) {
 		{Name: "c", Status: Failed, Failure: same()},
 	}}
 	var b strings.Builder
-	rep.WriteText(&b)
+	rep.WriteText(&b, English)
 	want := `e
   ok    1. builds
   FAIL  2. a

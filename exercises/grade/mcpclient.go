@@ -3,7 +3,6 @@ package grade
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 )
@@ -82,7 +81,8 @@ func (r *mcpcRun) checkHandshake(params string) error {
 		return f
 	}
 	if f := CompareJSON(compact(init.Body), mcpcWantInitialize, Subset); f != nil {
-		f.Summary, f.Sent, f.Stderr = "the first message is not the initialize request expected", "command line: "+r.commandLine(), r.stderr
+		f.restatef("the first message is not the initialize request expected")
+		f.Sent, f.Stderr = "command line: "+r.commandLine(), r.stderr
 		if Field(init.Body, "id") == nil {
 			f.Hint = hintMCPNeedsID
 		}
@@ -133,7 +133,8 @@ func (r *mcpcRun) checkHandshake(params string) error {
 	}
 	call := posts[2]
 	if f := CompareJSON(compact(call.Body), wantCall, Subset); f != nil {
-		f.Summary, f.Sent, f.Stderr = "after the handshake, the message is not the tools/call expected", "command line: "+r.commandLine(), r.stderr
+		f.restatef("after the handshake, the message is not the tools/call expected")
+		f.Sent, f.Stderr = "command line: "+r.commandLine(), r.stderr
 		if Field(call.Body, "id") == nil {
 			f.Hint = hintMCPNeedsID
 		}
@@ -227,11 +228,7 @@ func mcpcReadsSSE(t *T) error {
 		return err
 	}
 	err = r.checkOutput("{\"words\":3,\"chars\":13}\n", hintMCPSSE)
-	var f *Failure
-	if errors.As(err, &f) {
-		f.Summary = "the server answered every request with an SSE stream: " + f.Summary
-	}
-	return r.scrub(err)
+	return r.scrub(About(err, "the server answered every request with an SSE stream", ""))
 }
 
 // checkOutput checks a call that worked: status 0, and want on stdout.

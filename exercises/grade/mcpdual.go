@@ -229,7 +229,7 @@ func dualUnsupported(t *T) error {
 		return err
 	}
 	if f := CompareJSON(Field(got, "error", "data"), `{"supported":"<any>","requested":"2099-01-01"}`, Subset); f != nil {
-		f.Summary = "the error's data is not {supported, requested}"
+		f.restatef("the error's data is not {supported, requested}")
 		return About(WithHint(f, hintUnsupported), what, send)
 	}
 	if !hasString(Field(got, "error", "data", "supported"), "2026-07-28") {

@@ -232,7 +232,7 @@ func mcpcStart(t *T, p *mcpPeer, args ...string) (*mcpcRun, error) {
 		var f *Failure
 		if errors.As(err, &f) && len(r.log) > 0 {
 			last := r.log[len(r.log)-1]
-			f.Summary += fmt.Sprintf("; the last thing it sent was %s, answered with HTTP %d", last.what(), last.Status)
+			f.addf("; the last thing it sent was %s, answered with HTTP %d", last.what(), last.Status)
 			f.Sent = last.answer()
 		}
 		return nil, r.scrub(err)
@@ -247,7 +247,7 @@ func (r *mcpcRun) scrub(err error) error {
 	var f *Failure
 	if errors.As(err, &f) {
 		hide := func(s string) string { return strings.ReplaceAll(s, r.host, "127.0.0.1:PORT") }
-		f.Summary, f.Sent, f.Stderr, f.Output = hide(f.Summary), hide(f.Sent), hide(f.Stderr), hide(f.Output)
+		f.Summary, f.SummaryRU, f.Sent, f.Stderr, f.Output = hide(f.Summary), hide(f.SummaryRU), hide(f.Sent), hide(f.Stderr), hide(f.Output)
 		if f.Offset == nil { // a caret points into Got as it is
 			f.Got = hide(f.Got)
 		}

@@ -182,7 +182,7 @@ func (r *rsProgram) expect(c rsCall) error {
 func (r *rsProgram) scrub(err error) error {
 	var f *Failure
 	if errors.As(err, &f) {
-		f.Summary, f.Sent, f.Expected, f.Got, f.Stderr = r.hide(f.Summary), r.hide(f.Sent), r.hide(f.Expected), r.hide(f.Got), r.hide(f.Stderr)
+		f.Summary, f.SummaryRU, f.Sent, f.Expected, f.Got, f.Stderr = r.hide(f.Summary), r.hide(f.SummaryRU), r.hide(f.Sent), r.hide(f.Expected), r.hide(f.Got), r.hide(f.Stderr)
 	}
 	return err
 }

@@ -83,7 +83,7 @@ func sdkListsTool(t *T) error {
 	input := Field(tool, "inputSchema")
 	const wantInput = `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`
 	if f := CompareJSON(input, wantInput, Subset); f != nil {
-		f.Summary = "word_count's inputSchema is not the one its input struct makes"
+		f.restatef("word_count's inputSchema is not the one its input struct makes")
 		switch {
 		case Field(input, "properties", "text") == nil && Field(input, "properties", "Text") != nil:
 			f.Hint = hintSDKTags
@@ -100,7 +100,7 @@ func sdkListsTool(t *T) error {
 		return f
 	}
 	if f := CompareJSON(output, wantOutput, Subset); f != nil {
-		f.Summary = "word_count's outputSchema is not the one a struct with words and chars makes"
+		f.restatef("word_count's outputSchema is not the one a struct with words and chars makes")
 		return About(WithHint(f, hintSDKOutput), "tools/list", list)
 	}
 	return nil

@@ -152,14 +152,14 @@ func mcpListsTools(t *T) error {
 		}
 		const want = `{"name":"word_count","description":"<string>","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}`
 		if f := CompareJSON(raw, want, Subset); f != nil {
-			f.Summary = "the word_count tool in the answer is not right"
+			f.restatef("the word_count tool in the answer is not right")
 			return About(f, "tools/list", list)
 		}
 		return nil
 	}
 	f := Failf("the answer lists no word_count tool (tools named: %s)", strings.Join(names, ", "))
 	if len(names) == 0 {
-		f.Summary = "the answer lists no tools"
+		f.restatef("the answer lists no tools")
 	}
 	f.Sent, f.Got = list, shorten(string(got))
 	return f
@@ -191,7 +191,7 @@ func mcpCallsTool(t *T) error {
 	var text string
 	json.Unmarshal(Field(got, "result", "content", "0", "text"), &text)
 	if f := CompareJSON([]byte(text), `{"words":3,"chars":13}`, Exact); f != nil {
-		f.Summary = "the text block does not hold the output as JSON"
+		f.restatef("the text block does not hold the output as JSON")
 		f.Hint = hintContentText
 		return About(f, what, call)
 	}

@@ -364,7 +364,7 @@ func (r *waryRun) wantMarked(tool string, n int) (string, error) {
 		} else {
 			f.Expected = shorten(block)
 			if isError && strings.Contains(r.stdout, fmt.Sprintf(waryResultBegin, tool)) {
-				f.Summary = fmt.Sprintf("the failure of %s (isError: true) is marked as a result, not as an error", tool)
+				f.restatef("the failure of %s (isError: true) is marked as a result, not as an error", tool)
 			}
 		}
 		return "", f
@@ -404,7 +404,7 @@ func waryDescriptions(t *T) error {
 		}
 		f := r.fail(hintWaryWhole, "stdout does not show the description of %s", tool.Name)
 		if k >= 10 {
-			f.Summary = fmt.Sprintf("stdout shows the description of %s cut short, after %d of its %d bytes", tool.Name, k, len(d))
+			f.restatef("stdout shows the description of %s cut short, after %d of its %d bytes", tool.Name, k, len(d))
 			i := strings.Index(r.stdout, d[:k])
 			got, _, _ := strings.Cut(r.stdout[i:], "\n")
 			f.Got = ""
@@ -512,7 +512,7 @@ func waryRugPull(t *T, silent bool) error {
 	case n > 1 && !r.rec.listedAfterCall():
 		f := r.fail(hintWaryRelist, "the program called spell_check a second time without listing the tools again, and its definition had changed")
 		if silent {
-			f.Summary += "; this server did not send notifications/tools/list_changed"
+			f.addf("; this server did not send notifications/tools/list_changed")
 		}
 		return f
 	case n > 1 && strings.Contains(r.stdout, after):

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The text report, plain text without colour codes, so that it reads
@@ -23,22 +24,23 @@ import (
 //	...
 //	Not yet: stage 2 of 7, "answers one call", failed.
 //
-// (testdata/stdio-server/no-json-tags.golden has it whole.)
+// (testdata/stdio-server/no-json-tags.golden has it whole, and
+// no-json-tags.ru.golden the same report in Russian.)
 
 const (
 	indent    = "        " // under a stage's name
 	hintWidth = 72         // where hints wrap
 )
 
-// WriteText writes the report as text.
-func (r *Report) WriteText(w io.Writer) error {
+// WriteText writes the report as text in lang.
+func (r *Report) WriteText(w io.Writer, lang Lang) error {
 	var b strings.Builder
 	b.WriteString(HeaderText(r.Exercise))
-	tw := &Text{W: &b, Total: len(r.Stages)}
+	tw := &Text{W: &b, Total: len(r.Stages), Lang: lang}
 	for i, s := range r.Stages {
 		tw.Stage(i, s)
 	}
-	b.WriteString(SummaryText(r))
+	b.WriteString(SummaryText(lang, r))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -49,7 +51,8 @@ func (r *Report) WriteText(w io.Writer) error {
 // handshake fails the same way) is shown once.
 type Text struct {
 	W     io.Writer
-	Total int // the number of stages, "builds" included
+	Total int  // the number of stages, "builds" included
+	Lang  Lang // the language of the text; "" is English
 
 	shown map[Failure]int // each failure shown in full, and its stage
 }
@@ -60,22 +63,22 @@ func (t *Text) Stage(index int, s StageResult) {
 		return
 	}
 	if s.Failure == nil {
-		io.WriteString(t.W, StageText(index, t.Total, s))
+		io.WriteString(t.W, StageText(t.Lang, index, t.Total, s))
 		return
 	}
 	key := Failure{Summary: s.Failure.Summary, Sent: s.Failure.Sent, Expected: s.Failure.Expected, Got: s.Failure.Got}
 	if first, ok := t.shown[key]; ok {
 		short := s
 		short.Failure = nil
-		io.WriteString(t.W, StageText(index, t.Total, short))
-		fmt.Fprintf(t.W, "%sthe same failure as stage %d\n", indent, first+1)
+		io.WriteString(t.W, StageText(t.Lang, index, t.Total, short))
+		fmt.Fprintf(t.W, "%s"+text(t.Lang, "the same failure as stage %d")+"\n", indent, first+1)
 		return
 	}
 	if t.shown == nil {
 		t.shown = map[Failure]int{}
 	}
 	t.shown[key] = index
-	io.WriteString(t.W, StageText(index, t.Total, s))
+	io.WriteString(t.W, StageText(t.Lang, index, t.Total, s))
 }
 
 // HeaderText is the first line of a text report.
@@ -83,28 +86,41 @@ func HeaderText(exercise string) string {
 	return exercise + "\n"
 }
 
-// StageText is one stage of a text report, the index-th (from 0) of
-// total: its line, and for a failure everything the failure shows.
-// Text calls it, and drops repeated failures.
-func StageText(index, total int, s StageResult) string {
-	label := map[Status]string{
-		Passed: "ok", Failed: "FAIL", Skipped: "skip", Errored: "ERROR", Canceled: "stop", Running: "...",
-	}[s.Status]
+// StageText is one stage of a text report in lang, the index-th (from
+// 0) of total: its line, and for a failure everything the failure
+// shows. Text calls it, and drops repeated failures.
+func StageText(lang Lang, index, total int, s StageResult) string {
+	labels := map[Status]string{
+		Passed: text(lang, "ok"), Failed: text(lang, "FAIL"), Skipped: text(lang, "skip"),
+		Errored: text(lang, "ERROR"), Canceled: text(lang, "stop"), Running: "...",
+	}
+	// The names line up under the longest label of the language.
+	width := 0
+	for _, l := range labels {
+		width = max(width, utf8.RuneCountInString(l))
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "  %-5s %*d. %s\n", label, len(strconv.Itoa(total)), index+1, s.Name)
+	fmt.Fprintf(&b, "  %-*s %*d. %s\n", width, labels[s.Status], len(strconv.Itoa(total)), index+1, StageName(lang, s.Name))
 	if s.Failure != nil {
-		writeFailure(&b, s.Failure)
+		writeFailure(&b, lang, s.Failure)
 	}
 	return b.String()
 }
 
-func writeFailure(b *strings.Builder, f *Failure) {
-	for _, l := range wrap(f.Summary, hintWidth) {
+func writeFailure(b *strings.Builder, lang Lang, f *Failure) {
+	for _, l := range wrap(f.summaryIn(lang), hintWidth) {
 		b.WriteString(indent + l + "\n")
+	}
+	// The labels of the lines that show bytes are padded to one width,
+	// so that Expected and Got line up and the caret falls under Got.
+	sent, expected, got := text(lang, "Sent:"), text(lang, "Expected:"), text(lang, "Got:")
+	width := 1 + max(utf8.RuneCountInString(sent), utf8.RuneCountInString(expected), utf8.RuneCountInString(got))
+	pad := func(label string) string {
+		return label + strings.Repeat(" ", width-utf8.RuneCountInString(label))
 	}
 	if f.Sent != "" {
 		s, _ := visible(f.Sent, -1)
-		b.WriteString(indent + "Sent:     " + s + "\n")
+		b.WriteString(indent + pad(sent) + s + "\n")
 	}
 	off := -1
 	if f.Offset != nil && f.Expected != "" {
@@ -112,21 +128,23 @@ func writeFailure(b *strings.Builder, f *Failure) {
 	}
 	if f.Expected != "" {
 		s, _ := visible(f.Expected, -1)
-		b.WriteString(indent + "Expected: " + s + "\n")
+		b.WriteString(indent + pad(expected) + s + "\n")
 	}
 	if f.Got != "" || f.Offset != nil {
 		s, col := visible(f.Got, off)
-		b.WriteString(indent + "Got:      " + s + "\n")
+		b.WriteString(indent + pad(got) + s + "\n")
 		if off >= 0 && col >= 0 {
-			b.WriteString(indent + strings.Repeat(" ", len("Got:      ")+col) + "^ first difference\n")
+			b.WriteString(indent + strings.Repeat(" ", width+col) + text(lang, "^ first difference") + "\n")
 		}
 	}
-	if f.Hint != "" {
-		for i, l := range wrap(f.Hint, hintWidth-len("Hint: ")) {
+	if h := f.hintIn(lang); h != "" {
+		label := text(lang, "Hint:") + " "
+		under := strings.Repeat(" ", utf8.RuneCountInString(label))
+		for i, l := range wrap(h, hintWidth-len(under)) {
 			if i == 0 {
-				b.WriteString(indent + "Hint: " + l + "\n")
+				b.WriteString(indent + label + l + "\n")
 			} else {
-				b.WriteString(indent + "      " + l + "\n")
+				b.WriteString(indent + under + l + "\n")
 			}
 		}
 	}
@@ -140,22 +158,22 @@ func writeFailure(b *strings.Builder, f *Failure) {
 			b.WriteString(indent + "  | " + s + "\n")
 		}
 	}
-	block("Output:", f.Output)
-	block("The program's stderr (last lines):", f.Stderr)
+	block(text(lang, "Output:"), f.Output)
+	block(text(lang, "The program's stderr (last lines):"), f.Stderr)
 }
 
-// SummaryText is the last line of a text report.
-func SummaryText(r *Report) string {
+// SummaryText is the last line of a text report in lang.
+func SummaryText(lang Lang, r *Report) string {
 	total := len(r.Stages)
 	if r.Passed {
-		return fmt.Sprintf("Passed: all %d stages.\n", total)
+		return fmt.Sprintf(text(lang, "Passed: all %d stages.")+"\n", total)
 	}
 	for i, s := range r.Stages {
 		switch s.Status {
 		case Errored:
-			return fmt.Sprintf("The grader failed at stage %d of %d, %q: this is a bug in wirelab, not in your program.\n", i+1, total, s.Name)
+			return fmt.Sprintf(text(lang, "The grader failed at stage %d of %d, %q: this is a bug in wirelab, not in your program.")+"\n", i+1, total, StageName(lang, s.Name))
 		case Canceled, Running:
-			return "Interrupted.\n"
+			return text(lang, "Interrupted.") + "\n"
 		}
 	}
 	skipped := 0
@@ -167,9 +185,9 @@ func SummaryText(r *Report) string {
 	if skipped > 0 {
 		for i, s := range r.Stages {
 			if s.Status == Failed {
-				return fmt.Sprintf("Not yet: stage %d of %d, %q, failed.\n", i+1, total, s.Name)
+				return fmt.Sprintf(text(lang, "Not yet: stage %d of %d, %q, failed.")+"\n", i+1, total, StageName(lang, s.Name))
 			}
 		}
 	}
-	return fmt.Sprintf("Score: %d of %d stages passed.\n", r.Score, total)
+	return fmt.Sprintf(text(lang, "Score: %d of %d stages passed.")+"\n", r.Score, total)
 }

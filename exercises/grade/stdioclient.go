@@ -155,7 +155,7 @@ func stdioClientStart(t *T, serve func(*peerSession), calls ...string) (*stdioCl
 			f.Sent = r.sent()
 			for _, s := range r.sessions {
 				if requests, eof, _, _ := s.state(); !eof && len(requests) == len(calls) {
-					f.Summary += "; every call was answered, and the server's stdin is still open"
+					f.addf("; every call was answered, and the server's stdin is still open")
 					f.Hint = hintStdioCloseFirst
 				}
 			}
@@ -217,7 +217,7 @@ func (r *stdioClientRun) checkOutput(want ...string) error {
 	if r.code != 0 || r.stdout != wantOut {
 		f := Failf("the program exited with status %d, and its stdout is not the results in the order of the calls", r.code)
 		if r.stdout == wantOut {
-			f.Summary = fmt.Sprintf("the calls worked, and the program exited with status %d", r.code)
+			f.restatef("the calls worked, and the program exited with status %d", r.code)
 		}
 		f.Sent, f.Stderr = r.sent(), lastLines(r.stderr, stderrLines)
 		f.setDiff([]byte(wantOut), []byte(r.stdout), firstDiff([]byte(wantOut), []byte(r.stdout)))
@@ -288,7 +288,7 @@ func stdioOutOfOrder(t *T) error {
 		f.Sent, f.Hint = r.sent(), hintStdioPipeline
 		return f
 	case errors.As(err, &f) && f.Hint == "":
-		f.Summary = "the server answered the calls in the order 3, 1, 4, 2: " + f.Summary
+		About(f, "the server answered the calls in the order 3, 1, 4, 2", "")
 		f.Hint = hintStdioByID
 	}
 	return err

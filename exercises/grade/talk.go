@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -85,12 +83,18 @@ func (p *Process) readLine(ctx context.Context) ([]byte, error) {
 		}
 		if eof {
 			p.waitExit(exitGrace)
-			f := Failf("the program closed its stdout before answering")
-			if p.exited() {
+			var f *Failure
+			switch {
+			case p.exited() && len(pending) > 0:
+				f = Failf("the program exited (%s) after writing part of a line", p.exitStatus())
+			case p.exited():
 				f = Failf("the program exited (%s) before answering", p.exitStatus())
+			case len(pending) > 0:
+				f = Failf("the program closed its stdout after writing part of a line")
+			default:
+				f = Failf("the program closed its stdout before answering")
 			}
 			if len(pending) > 0 {
-				f.Summary = strings.TrimSuffix(f.Summary, "before answering") + "after writing part of a line"
 				f.Got, f.Hint = shorten(string(pending)), HintNoNewline
 			}
 			f.Stderr = p.Stderr()
@@ -115,7 +119,7 @@ func (p *Process) readLine(ctx context.Context) ([]byte, error) {
 			}
 			f := Failf("no answer within %v", p.t.limit)
 			if len(pending) > 0 {
-				f.Summary = fmt.Sprintf("no complete line within %v", p.t.limit)
+				f.restatef("no complete line within %v", p.t.limit)
 				f.Got, f.Hint = shorten(string(pending)), HintNoNewline
 			}
 			f.Stderr = p.Stderr()
@@ -199,7 +203,7 @@ func (p *Process) ExpectAnswered(a Answered) error {
 		return About(err, a.What, a.Bad)
 	}
 	if err := p.Send(a.Next); err != nil {
-		return About(err, "the request after "+a.What, a.Next)
+		return aboutf(err, a.Next, "the request after %s", a.What)
 	}
 	first, err := p.ReadJSON()
 	if err != nil {
@@ -219,16 +223,16 @@ func (p *Process) ExpectAnswered(a Answered) error {
 		}
 		got, err := p.ReadJSON()
 		if err != nil {
-			return About(err, "the request after "+a.What, a.Next)
+			return aboutf(err, a.Next, "the request after %s", a.What)
 		}
-		return About(CompareJSON(got, a.NextWant, Subset).orNil(), "the request after "+a.What, a.Next)
+		return aboutf(CompareJSON(got, a.NextWant, Subset).orNil(), a.Next, "the request after %s", a.What)
 	}
 	// The good request was answered first. A server that answers
 	// requests concurrently may do that (JSON-RPC allows answers in any
 	// order), and then sends the other answer right away; one that
 	// skipped the bad line sends nothing more.
 	if f := CompareJSON(first, a.NextWant, Subset); f != nil {
-		return About(f, "the request after "+a.What, a.Next)
+		return aboutf(f, a.Next, "the request after %s", a.What)
 	}
 	ctx, cancel := context.WithTimeout(p.t.ctx, answerGrace)
 	defer cancel()
@@ -274,7 +278,7 @@ func (p *Process) ExpectEnd() error {
 		return f
 	}
 	if f.Got != "" {
-		f.Summary = "after its last answer, with its stdin closed, the program wrote part of a line"
+		f.restatef("after its last answer, with its stdin closed, the program wrote part of a line")
 		f.Hint = HintStdoutLogs
 		return f
 	}

@@ -1,0 +1,241 @@
+package grade
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// phrase is an English text of the graders found in their source, and
+// where.
+type phrase struct {
+	text, pos string
+}
+
+// englishPhrases walks the package's source (tests left out) and
+// returns every English text a report can show, as a literal:
+//   - the format of a call to Failf or to any function of the package
+//     with a "format string, args ...any" pair (restatef, addf, aboutf,
+//     the graders' own fail helpers);
+//   - the description given to About, and the text given to text (the
+//     report's labels);
+//   - the value of every constant or variable named hint* or Hint*, or
+//     what or next (a description kept for About);
+//   - a string literal given to a Hint or What field, and the Name of
+//     every Stage.
+//
+// It also reports, as problems, the places that change a summary
+// without going through failure.go's functions, which keep the Russian
+// in step.
+func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed []*ast.File
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, f)
+	}
+
+	// The functions that take a format, and the index of that argument.
+	formatAt := map[string][]int{"About": {1}, "text": {1}}
+	addFunc := func(name string, ft *ast.FuncType) {
+		if name == "" || ft.Params == nil {
+			return
+		}
+		i := 0
+		params := ft.Params.List
+		for k, p := range params {
+			typ, isString := p.Type.(*ast.Ident)
+			for _, n := range p.Names {
+				_, variadic := params[len(params)-1].Type.(*ast.Ellipsis)
+				if n.Name == "format" && isString && typ.Name == "string" && k == len(params)-2 && variadic {
+					formatAt[name] = append(formatAt[name], i)
+				}
+				i++
+			}
+		}
+	}
+	for _, f := range parsed {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				addFunc(n.Name.Name, n.Type)
+			case *ast.AssignStmt:
+				for i, rhs := range n.Rhs {
+					if lit, ok := rhs.(*ast.FuncLit); ok && i < len(n.Lhs) {
+						if id, ok := n.Lhs[i].(*ast.Ident); ok {
+							addFunc(id.Name, lit.Type)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+
+	add := func(e ast.Expr) {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			t.Fatalf("%s: %v", fset.Position(lit.Pos()), err)
+		}
+		if s != "" {
+			phrases = append(phrases, phrase{s, fset.Position(lit.Pos()).String()})
+		}
+	}
+	named := regexp.MustCompile(`^([hH]int|what$|next$)`)
+	for _, f := range parsed {
+		inFailure := filepath.Base(fset.Position(f.Pos()).Filename) == "failure.go"
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				name := ""
+				switch fn := n.Fun.(type) {
+				case *ast.Ident:
+					name = fn.Name
+				case *ast.SelectorExpr:
+					name = fn.Sel.Name
+				}
+				for _, i := range formatAt[name] {
+					if i < len(n.Args) {
+						add(n.Args[i])
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if named.MatchString(id.Name) && i < len(n.Values) {
+						add(n.Values[i])
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					sel, ok := lhs.(*ast.SelectorExpr)
+					if !ok {
+						continue
+					}
+					if sel.Sel.Name == "Hint" && i < len(n.Rhs) {
+						add(n.Rhs[i])
+					}
+					if sel.Sel.Name == "Summary" && !inFailure && !assigns(n, "SummaryRU") {
+						problems = append(problems, fset.Position(n.Pos()).String()+": the summary changes, but not its Russian: use restatef, addf or aboutf")
+					}
+				}
+			case *ast.CompositeLit:
+				keys := map[string]ast.Expr{}
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							keys[id.Name] = kv.Value
+						}
+					}
+				}
+				for _, k := range []string{"Hint", "hint", "What", "what"} {
+					if v, ok := keys[k]; ok {
+						add(v)
+					}
+				}
+				if _, isStage := keys["Run"]; isStage {
+					if v, ok := keys["Name"]; ok {
+						add(v)
+					}
+				}
+				if _, ok := keys["Summary"]; ok && !inFailure {
+					if _, ok := keys["SummaryRU"]; !ok && !isReportKey(n) {
+						problems = append(problems, fset.Position(n.Pos()).String()+": a Failure made without its Russian: use Failf")
+					}
+				}
+			}
+			return true
+		})
+	}
+	return phrases, problems
+}
+
+// assigns reports whether the assignment sets a field named field.
+func assigns(a *ast.AssignStmt, field string) bool {
+	return slices.ContainsFunc(a.Lhs, func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == field
+	})
+}
+
+// isReportKey reports whether a Failure literal is report.go's key of
+// failures already shown, which is no failure of its own.
+func isReportKey(c *ast.CompositeLit) bool {
+	for _, el := range c.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if sel, ok := kv.Value.(*ast.SelectorExpr); ok && sel.Sel.Name == "Summary" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestRussianCatalogue fails for every English text of the graders that
+// has no Russian in ru.go, and for a summary changed behind the
+// Russian's back.
+func TestRussianCatalogue(t *testing.T) {
+	phrases, problems := englishPhrases(t)
+	if len(phrases) < 200 {
+		t.Fatalf("found %d phrases in the source; the walk is broken", len(phrases))
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	missing := map[string]string{}
+	for _, p := range phrases {
+		if _, ok := russianText[p.text]; !ok {
+			missing[p.text] = p.pos
+		}
+	}
+	var list []string
+	for s, pos := range missing {
+		list = append(list, pos+": "+strconv.Quote(s))
+	}
+	sort.Strings(list)
+	for _, l := range list {
+		t.Errorf("no Russian for %s", l)
+	}
+}
+
+// verbs are the fmt verbs of a format, in order.
+var verb = regexp.MustCompile(`%[-+# 0]*[0-9*]*(?:\.[0-9*]+)?[a-zA-Z%]`)
+
+// TestRussianVerbs checks that every Russian format has the verbs of its
+// English in the same order, so that the same arguments fill it. «%s»
+// stands for %q: Russian quotes with guillemets.
+func TestRussianVerbs(t *testing.T) {
+	for en, ru := range russianText {
+		want := verb.FindAllString(en, -1)
+		got := verb.FindAllString(strings.ReplaceAll(ru, "«%s»", "%q"), -1)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q\n%q\nverbs differ (-English +Russian):\n%s", en, ru, diff)
+		}
+		if strings.TrimSpace(ru) == "" {
+			t.Errorf("%q: empty Russian", en)
+		}
+	}
+}
