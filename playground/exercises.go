@@ -347,21 +347,23 @@ func solutionMarkdown(e exercises.Exercise, t exerciseText) (string, bool) {
 // saved in the progress, and so is a failure once the tab has sent a
 // frame, as `wirelab grade` saves both; only for a page on this machine.
 func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
+	l := requestLang(r)
 	e, ok := exercises.ByID(r.PathValue("id"))
 	if !ok || e.Kind != exercises.Frame {
-		jsonError(w, http.StatusNotFound, "no frame exercise "+r.PathValue("id"))
+		jsonError(w, http.StatusNotFound, inLang(l, "no frame exercise ", "нет кадрового упражнения ")+r.PathValue("id"))
 		return
 	}
 	var body struct {
 		Session string `json:"session"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&body); err != nil {
-		jsonError(w, http.StatusBadRequest, "the body must be JSON: {\"session\": \"...\"}")
+		jsonError(w, http.StatusBadRequest, inLang(l, "the body must be JSON: ", "тело запроса должно быть JSON: ")+`{"session": "..."}`)
 		return
 	}
 	raw, ok := x.hub.Transcript(body.Session)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "no such session: it ended, or the console reconnected; send the frames again")
+		jsonError(w, http.StatusNotFound, inLang(l, "no such session: it ended, or the console reconnected; send the frames again",
+			"такой сессии нет: она закончилась, или консоль подключилась заново; отправьте кадры ещё раз"))
 		return
 	}
 	events := make([]frames.Event, 0, len(raw))
@@ -391,7 +393,16 @@ func (x *exerciseSite) check(w http.ResponseWriter, r *http.Request) {
 		*frames.Result
 		Saved   bool   `json:"saved"`             // the pass or the failure is in the progress
 		Problem string `json:"problem,omitempty"` // why it was not saved
-	}{res, saved, problem(serr, requestLang(r))})
+	}{res, saved, problem(serr, l)})
+}
+
+// inLang is en or ru, whichever is in l: the few words of an answer to a
+// page's script, which the page shows after its own.
+func inLang(l lang, english, russian string) string {
+	if l == ru {
+		return russian
+	}
+	return english
 }
 
 // sentFrames reports whether a transcript holds a frame the tab sent.
@@ -401,20 +412,23 @@ func sentFrames(events []frames.Event) bool {
 
 // grade grades a code exercise in the learner's workspace and streams
 // the stages as they run, one JSON object per line: {"op":"stage",...}
-// as each starts and ends, then {"op":"done",...}. It builds and runs
-// code, so it answers only a page on this machine.
+// as each starts and ends, then {"op":"done",...}, in the page's
+// language. It builds and runs code, so it answers only a page on this
+// machine.
 func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
+	l := requestLang(r)
 	e, ok := exercises.ByID(r.PathValue("id"))
 	g, hasGrader := grade.For(r.PathValue("id"))
 	if !ok || !hasGrader {
-		jsonError(w, http.StatusNotFound, "no code exercise "+r.PathValue("id"))
+		jsonError(w, http.StatusNotFound, inLang(l, "no code exercise ", "нет кодового упражнения ")+r.PathValue("id"))
 		return
 	}
 	if !wire.IsLocalPeer(r) {
-		jsonError(w, http.StatusForbidden, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade "+e.ID)
+		jsonError(w, http.StatusForbidden, inLang(l, "code is built and run only for a page on this machine; grade in a terminal: wirelab grade ",
+			"код собирается и запускается только для страницы, открытой на этой машине; проверьте в терминале: wirelab grade ")+e.ID)
 		return
 	}
-	st := x.state(requestLang(r))
+	st := x.state(l)
 	if st.Problem != "" {
 		// The workspace is found in the progress, and a pass could not
 		// be recorded in it.
@@ -423,19 +437,22 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	}
 	ws := st.Workspace
 	if ws == "" {
-		jsonError(w, http.StatusConflict, "there is no workspace yet: run wirelab init DIR first")
+		jsonError(w, http.StatusConflict, inLang(l, "there is no workspace yet: run wirelab init DIR first",
+			"рабочей папки пока нет: сначала выполните wirelab init DIR"))
 		return
 	}
 	dir := filepath.Join(ws, e.ID)
 	if _, err := os.Stat(dir); err != nil {
-		jsonError(w, http.StatusConflict, fmt.Sprintf("%s is not there: run wirelab init again, or grade in a terminal with --dir", dir))
+		jsonError(w, http.StatusConflict, fmt.Sprintf(inLang(l, "%s is not there: run wirelab init again, or grade in a terminal with --dir",
+			"папки %s нет: выполните wirelab init ещё раз или проверьте в терминале с --dir"), dir))
 		return
 	}
 	select {
 	case x.grading <- struct{}{}:
 		defer func() { <-x.grading }()
 	default:
-		jsonError(w, http.StatusTooManyRequests, "another grade is running; wait for it to finish")
+		jsonError(w, http.StatusTooManyRequests, inLang(l, "another grade is running; wait for it to finish",
+			"уже идёт другая проверка; дождитесь, пока она закончится"))
 		return
 	}
 	// The grade ends with the tab (the request's context) or with the
@@ -443,7 +460,7 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 	// killed and its folder removed before wirelab exits.
 	ctx, release, ok := x.hub.Hold(r.Context())
 	if !ok {
-		jsonError(w, http.StatusServiceUnavailable, "the playground is shutting down")
+		jsonError(w, http.StatusServiceUnavailable, inLang(l, "the playground is shutting down", "площадка завершает работу"))
 		return
 	}
 	defer release()
@@ -458,11 +475,14 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	total := len(g.Stages) + 1
+	// The report speaks the page's language: the stage's name, and the
+	// text of its result, which is the terminal's in that language.
+	gl := grade.Lang(l)
 	// The stages run in this goroutine; a tab that goes away cancels the
 	// request's context, which stops the grade and its programs.
 	rep, err := grade.Run(ctx, g, dir, &grade.Options{OnStage: func(i int, s grade.StageResult) {
-		flush(map[string]any{"op": "stage", "index": i, "total": total, "name": s.Name, "status": s.Status,
-			"text": grade.StageText(i, total, s)})
+		flush(map[string]any{"op": "stage", "index": i, "total": total, "name": grade.StageName(gl, s.Name), "status": s.Status,
+			"text": grade.StageText(gl, i, total, s)})
 	}})
 	if err != nil && rep == nil {
 		flush(map[string]any{"op": "done", "passed": false, "summary": err.Error()})
@@ -483,9 +503,9 @@ func (x *exerciseSite) grade(w http.ResponseWriter, r *http.Request) {
 			saved, serr = x.save(r, func(st *progress.State) { st.Fail(e.ID, time.Now()) })
 		}
 	}
-	done := map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(rep), "saved": saved}
+	done := map[string]any{"op": "done", "passed": rep.Passed, "summary": grade.SummaryText(gl, rep), "saved": saved}
 	if serr != nil {
-		done["problem"] = serr.Error()
+		done["problem"] = problem(serr, l)
 	}
 	flush(done)
 }

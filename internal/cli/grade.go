@@ -29,6 +29,7 @@ type gradeOptions struct {
 	allStages bool
 	json      bool
 	watch     bool
+	lang      grade.Lang // the language of the text report
 }
 
 // gradeCmd builds and grades code exercises: exit 0 when every stage of
@@ -40,10 +41,15 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 	fs.BoolVar(&o.allStages, "all-stages", false, "run every stage, even after a failure")
 	fs.BoolVar(&o.json, "json", false, "print each report as one line of JSON")
 	fs.BoolVar(&o.watch, "watch", false, "grade again whenever a .go file changes")
+	lang := langFlag(fs, "language of the report (--json has both)")
 	ids, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := checkLang(*lang); err != nil {
+		return exitUsage, err
+	}
+	o.lang = grade.Lang(*lang)
 	if len(ids) == 0 {
 		return exitUsage, usageErrorf("grade needs an exercise id; code exercises: %s", codeIDs())
 	}
@@ -128,7 +134,7 @@ func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gr
 		opts := &grade.Options{AllStages: o.allStages}
 		if !o.json {
 			fmt.Fprintf(env.Stdout, "%s (%s)\n", g.Exercise, dirs[i])
-			text := &grade.Text{W: env.Stdout, Total: len(g.Stages) + 1}
+			text := &grade.Text{W: env.Stdout, Total: len(g.Stages) + 1, Lang: o.lang}
 			opts.OnStage = text.Stage
 		}
 		rep, err := grade.Run(ctx, g, dirs[i], opts)
@@ -139,7 +145,7 @@ func gradeOnce(ctx context.Context, graders []*grade.Grader, dirs []string, o gr
 			}
 			fmt.Fprintf(env.Stdout, "%s\n", b)
 		} else {
-			fmt.Fprint(env.Stdout, grade.SummaryText(rep))
+			fmt.Fprint(env.Stdout, grade.SummaryText(o.lang, rep))
 		}
 		if err != nil { // interrupted: no verdict, nothing to record
 			return exitFailure, nil
