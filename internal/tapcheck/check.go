@@ -113,6 +113,8 @@ type checker struct {
 	// amended lists the findings made earlier whose detail a later
 	// message added to, by index, until a Checker hands them on.
 	amended []int
+	// ends is how each HTTP exchange ended, by exchange (pending.go).
+	ends map[int]*exchangeEnd
 }
 
 // hostMessage is what an HTTP request's body carried: a request (its
@@ -139,10 +141,21 @@ type conversation struct {
 	// messages (notifications on the stream of a 2026-07-28 request)
 	// carry none.
 	era string
+	// answered is the answer to initialize, until the host's next
+	// message shows whether it went on in the revision answered
+	// (version.go).
+	answered *versionAnswer
 }
 
 type request struct {
+	event  int    // the event that holds it
+	dir    string // the side that sent it
+	id     string
 	method string
+	// exchange is the HTTP exchange whose request carried it; 0 on
+	// stdio, and for the server's requests.
+	exchange  int
+	cancelled bool // by notifications/cancelled
 	tool   string // for tools/call
 	era    string
 	task   bool // 2025-11-25: params.task asks for a task instead of the result
@@ -265,7 +278,15 @@ func (c *checker) event(e tap.Event) {
 			x.stream = mt == "text/event-stream"
 		}
 		c.resps[e.Exchange] = e
+		switch x := c.exchangeEnd(e.Exchange); {
+		case e.Status == 502 && e.Data != "":
+			x.broke = true // the tap's own answer: the upstream did not
+			x.ended(e.Seq, e.Data)
+		case e.Status < 200 || e.Status > 299:
+			x.refused = true
+		}
 	case tap.KindHTTPEnd:
+		c.httpEnd(e)
 		if x := c.a2a[e.Exchange]; x != nil {
 			c.a2aEnd(e, x)
 		}
@@ -274,10 +295,16 @@ func (c *checker) event(e tap.Event) {
 			// The connection ended in the middle: the host went away, or
 			// the upstream broke off. What arrived is not a message.
 			c.find("relay-broken", e.Seq, "%s cut off after %s; not checked", "%s: обрыв после %s; не проверено", e.Kind, bytesOf(e.Size))
+			x := c.exchangeEnd(e.Exchange)
+			x.broke = true // unless the end that follows says the host left
+			x.ended(e.Seq, "")
 			return
 		}
 		cv := c.exchangeConversation(c.reqs[e.Exchange])
 		if e.Kind == tap.KindSSEEvent {
+			if isResumable(e.Bytes()) {
+				c.exchangeEnd(e.Exchange).resumable = true
+			}
 			if data, ok := sseData(e.Bytes()); ok {
 				c.message(e, data, cv, false)
 			}
@@ -287,11 +314,27 @@ func (c *checker) event(e tap.Event) {
 			c.message(e, e.Bytes(), cv, false)
 		}
 	case tap.KindNote:
+		if e.Exchange != 0 {
+			// A note on an exchange ends it: the tap refused it, the
+			// host went away, or the upstream did not answer.
+			x := c.exchangeEnd(e.Exchange)
+			x.ended(e.Seq, e.Data)
+			switch {
+			case e.Refused:
+				x.refused = true
+			case e.Dir == tap.Out:
+				x.hostLeft = true
+			default:
+				x.broke = true
+			}
+		}
 		if e.Refused {
 			c.find("tap-refused", e.Seq, "%s", "заметка tap: %s", e.Data)
 			return
 		}
 		c.find("relay-broken", e.Seq, "%s", "заметка tap: %s", e.Data)
+	case tap.KindExit:
+		c.exit(e)
 	}
 }
 
@@ -332,6 +375,9 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 	other := tap.In
 	if e.Dir == tap.In {
 		other = tap.Out
+	}
+	if e.Dir == tap.Out && cv.answered != nil {
+		c.hostWentOn(e, msg, cv)
 	}
 	m := Message{Event: e.Seq, Dir: e.Dir}
 	switch msg := msg.(type) {
@@ -375,7 +421,10 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 			Task json.RawMessage `json:"task"`
 		}
 		json.Unmarshal(msg.Params, &p)
-		req := &request{method: msg.Method, era: m.Era, task: len(p.Task) > 0 && string(p.Task) != "null", invalid: invalid}
+		req := &request{event: e.Seq, dir: e.Dir, id: m.ID, method: msg.Method, era: m.Era, task: len(p.Task) > 0 && string(p.Task) != "null", invalid: invalid}
+		if e.Kind == tap.KindHTTPRequest {
+			req.exchange = e.Exchange
+		}
 		if msg.Method == "tools/call" {
 			req.tool = p.Name
 		}
@@ -390,6 +439,9 @@ func (c *checker) message(e tap.Event, data []byte, cv *conversation, stdio bool
 			}
 			c.a2aResponse(e, x, msg)
 			break
+		}
+		if msg.Error != nil {
+			c.unsupportedVersion(e, msg.Error)
 		}
 		req, ok := cv.pending[other][m.ID]
 		if !ok {
@@ -509,6 +561,10 @@ func (c *checker) stray(e tap.Event, msg *jsonrpc.Response, cv *conversation, ot
 }
 
 func (c *checker) notification(e tap.Event, msg *jsonrpc.Request, cv *conversation) {
+	if msg.Method == "notifications/cancelled" {
+		c.cancel(e, msg.Params, cv)
+		return
+	}
 	if msg.Method != "notifications/progress" {
 		return
 	}
@@ -534,8 +590,11 @@ func (c *checker) result(e tap.Event, req *request, result json.RawMessage, cv *
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		if json.Unmarshal(result, &r) == nil && r.ProtocolVersion != "" {
+			c.versionAnswered(e, r.ProtocolVersion, cv)
 			cv.initialized = r.ProtocolVersion // the revision agreed on
 		}
+	case "server/discover":
+		c.discovered(e, result)
 	case "tools/list":
 		c.toolList(e, result)
 	case "tools/call":

@@ -47,11 +47,13 @@ func (k *Checker) Add(e tap.Event) []Change {
 }
 
 // End checks what can only be judged when the recording is over (how
-// each gRPC call ended, and whether the checker itself failed) and
-// returns the findings that made. Call it once, after the last Add.
+// each gRPC call ended, which requests were never answered, and whether
+// the checker itself failed) and returns the findings that made. Call it
+// once, after the last Add.
 func (k *Checker) End() []Change {
 	k.c.grpcCalls(k.frames)
 	k.frames = nil
+	k.c.unanswered()
 	if k.c.schemas.err != nil {
 		k.c.find("checker-error", 0, "%v", "схема не загрузилась: %v", k.c.schemas.err)
 	}

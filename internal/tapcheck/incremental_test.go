@@ -69,6 +69,19 @@ func TestCheckerMatchesCheck(t *testing.T) {
 		`< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"wc","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}]}}`,
 		"< not json", listTools)
 	grpcCut := grpcWithoutStatus(t)
+	// A version amended when the host goes on in it, a call the server
+	// exits in, and a request judged at the end.
+	ended := append(stdioEvents(initialize,
+		`< {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+		`> {"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wc"}}`),
+		exited(6, "signal: killed", 137))
+	session := http.Header{"Mcp-Session-Id": {"s1"}, "Mcp-Protocol-Version": {"2025-11-25"}}
+	broken := numbered(post(1, nil, initialize[2:]), head(1, 200, "application/json"),
+		tap.Event{Kind: tap.KindHTTPBody, Dir: tap.In, Exchange: 1, Data: `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`},
+		end(1, ""), post(2, session, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), head(2, 200, "text/event-stream"),
+		end(2, "the body broke off: unexpected EOF"))
+	broken[2].Header.Set("Mcp-Session-Id", "s1")
 
 	for _, tt := range []struct {
 		name   string
@@ -78,6 +91,8 @@ func TestCheckerMatchesCheck(t *testing.T) {
 		{"a request refused after its schema finding", refused},
 		{"a result judged when its tool is listed", early},
 		{"gRPC frames", grpcCut},
+		{"a version amended, a call the server exits in", ended},
+		{"a note made when the host goes on, a request judged at the end", broken},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			want := Check(tt.events).Findings

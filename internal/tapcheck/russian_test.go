@@ -59,6 +59,17 @@ func TestDetailInRussian(t *testing.T) {
 			a2aCall(5, 50, "2.0", "SendMessage", msg10, `"result":{"message":{"messageId":"r","role":"ROLE_AGENT","parts":[]}}`),
 			a2aCall(6, 60, "", "SendMessage", msg10, `"error":{"code":-32601,"message":"method not found"}`)),
 		"grpc": grpcWithoutStatus(t),
+		"versions": append(stdioEvents(initialize,
+			`< {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+			`> {"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wc"}}`,
+			`< {"jsonrpc":"2.0","id":0,"method":"roots/list"}`,
+			`> {"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modern+`}}`,
+			`< {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","supportedVersions":["2026-07-28","1.0"],"capabilities":{}}}`),
+			exited(9, "signal: killed", 137)),
+		"negotiated": stdioEvents(initialize,
+			`< {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+			`> {"jsonrpc":"2.0","method":"notifications/initialized"}`),
 	}
 	// Details in Russian, each the start of a finding's "code@event:
 	// detail": the words around the protocol's are Russian, the counts
@@ -93,6 +104,13 @@ func TestDetailInRussian(t *testing.T) {
 		`a2a/a2a-version@52: A2A-Version: "2.0", а в ответе результат, не VersionNotSupported (-32009)`,
 		`a2a/a2a-method-version@60: SendMessage — метод 1.0, а отправлен без A2A-Version: 1.0 (значит, как 0.3)`,
 		`grpc/grpc-no-status@3: /tools.v1.ToolServer/ListTools в соединении 1, поток 1`,
+		`versions/version-unknown@3: на initialize ответили protocolVersion "1999-01-01", а такой редакции MCP нет; хост продолжил в ней (событие 4), а не отключился`,
+		`versions/version-unknown@8: server/discover называет в supportedVersions "1.0", а такой редакции MCP нет`,
+		`versions/unanswered@5: запрос хоста tools/call id 2: сервер завершился (событие 9: signal: killed, код выхода 137), не ответив`,
+		`versions/pending-at-end@6: запрос сервера roots/list id 0: сервер завершился (событие 9: signal: killed, код выхода 137) раньше, чем хост ответил`,
+		`negotiated/version-changed@3: хост просил 2025-11-25, сервер ответил 2025-06-18, и хост продолжил в ней (событие 4)`,
+		`before initialize/pending-at-end@2: запрос хоста tools/list id 2: к концу записи ответа нет`,
+		`http/unanswered@20: запрос хоста tools/list id 2: обмен 3 оборвался (событие 22) без ответа`,
 	}
 	// Rules no recording here makes: a checker that cannot load its own
 	// schemas, and trailers without grpc-status.
