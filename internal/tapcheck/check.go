@@ -155,10 +155,10 @@ type request struct {
 	// exchange is the HTTP exchange whose request carried it; 0 on
 	// stdio, and for the server's requests.
 	exchange  int
-	cancelled bool // by notifications/cancelled
-	tool   string // for tools/call
-	era    string
-	task   bool // 2025-11-25: params.task asks for a task instead of the result
+	cancelled bool   // by notifications/cancelled
+	tool      string // for tools/call
+	era       string
+	task      bool // 2025-11-25: params.task asks for a task instead of the result
 	// invalid is the index in the report's findings of the request's
 	// own schema finding, or -1.
 	invalid int

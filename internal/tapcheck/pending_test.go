@@ -98,7 +98,9 @@ func TestUnanswered(t *testing.T) {
 	handshake := []tap.Event{post(1, nil, initialize[2:]), head(1, 200, "application/json"),
 		{Kind: tap.KindHTTPBody, Dir: tap.In, Exchange: 1, Data: initialized[2:]}, end(1, "")}
 	handshake[1].Header.Set("Mcp-Session-Id", "s1")
-	inSession := func(events ...tap.Event) []tap.Event { return numbered(append(append([]tap.Event(nil), handshake...), events...)...) }
+	inSession := func(events ...tap.Event) []tap.Event {
+		return numbered(append(append([]tap.Event(nil), handshake...), events...)...)
+	}
 	progress := `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`
 	modernCall := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wc",` + modern + `}}`
 	modernHeader := http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}
