@@ -80,8 +80,9 @@ func show(w http.ResponseWriter, r *http.Request, status int, page templ.Compone
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	// The same URL answers in the language of the cookie.
-	w.Header().Set("Vary", "Cookie")
+	// The same URL answers in the language of the cookie, or of the
+	// browser's preference without one.
+	w.Header().Set("Vary", "Cookie, Accept-Language")
 	w.WriteHeader(status)
 	// A failure now is a client gone away: nobody is left to tell.
 	_, _ = b.WriteTo(w)

@@ -82,7 +82,7 @@ func TestHomeLanguages(t *testing.T) {
 			}
 			w := get(h, tt.target, cookies...)
 			body := w.Body.String()
-			if w.Code != http.StatusOK || w.Header().Get("Vary") != "Cookie" {
+			if w.Code != http.StatusOK || w.Header().Get("Vary") != "Cookie, Accept-Language" {
 				t.Errorf("GET %s = %d, Vary %q", tt.target, w.Code, w.Header().Get("Vary"))
 			}
 			for _, s := range tt.want {
@@ -96,6 +96,31 @@ func TestHomeLanguages(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Without a choice, the browser's preference decides.
+	for _, tt := range []struct {
+		accept string
+		cookie *http.Cookie
+		want   []string
+	}{
+		{"ru-RU,ru;q=0.9,en;q=0.8", nil, russian},
+		{"ru", nil, russian},
+		{"en-US,ru;q=0.5", nil, english},
+		{"de-DE,de;q=0.9", nil, english},
+		{"not a header;;;", nil, english},
+		{"ru-RU", &http.Cookie{Name: "lang", Value: "en"}, english}, // a choice made beats the browser's
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Host = "127.0.0.1:8018"
+		r.Header.Set("Accept-Language", tt.accept)
+		if tt.cookie != nil {
+			r.AddCookie(tt.cookie)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if !strings.Contains(w.Body.String(), tt.want[0]) {
+			t.Errorf("Accept-Language %q (cookie %v): want %s", tt.accept, tt.cookie, tt.want[0])
+		}
 	}
 	// Choosing on the home page is remembered for the course.
 	set := get(h, "/?lang=ru").Result().Cookies()
