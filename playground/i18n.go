@@ -60,8 +60,8 @@ func browserLang(accept string) lang {
 
 // uiText is every string the pages show that is not lesson text (the
 // few words a lesson's renderer adds are package course's). The
-// tools' descriptions on the home page come from the catalogue, in
-// English, as every client of the servers sees them.
+// tools' descriptions on the home page are the catalogue's, translated
+// in home_text.go.
 type uiText struct {
 	Lang  lang
 	Label string // the language's own name, for the switch
