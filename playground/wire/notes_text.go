@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"net/http"
+
+	"golang.org/x/text/language"
 )
 
 // lang is the language a tab's page is written in, and so the language
@@ -17,9 +19,10 @@ const (
 // langOf is the language of the page that opened a websocket, by the
 // pages' own rule (requestLang in package playground): ?lang= on the
 // URL, else the "lang" cookie the pages set, which the upgrade request
-// carries, for the page is of the same origin; else English. The page
-// adds ?lang= itself (static/wire.js): an embedded lesson shown in
-// Russian sets no cookie.
+// carries, for the page is of the same origin; else the browser's
+// preference (Accept-Language); else English. The page adds ?lang=
+// itself (static/wire.js): an embedded lesson shown in Russian sets no
+// cookie.
 func langOf(r *http.Request) lang {
 	if l, ok := parseLang(r.URL.Query().Get("lang")); ok {
 		return l
@@ -28,6 +31,23 @@ func langOf(r *http.Request) lang {
 		if l, ok := parseLang(ck.Value); ok {
 			return l
 		}
+	}
+	return browserLang(r.Header.Get("Accept-Language"))
+}
+
+// browserLang is the language a browser prefers of the two, from its
+// Accept-Language ("ru-RU,ru;q=0.9,en;q=0.8"), weights and all; English
+// when it prefers neither.
+func browserLang(accept string) lang {
+	tags, _, err := language.ParseAcceptLanguage(accept)
+	if err != nil || len(tags) == 0 {
+		return langEN
+	}
+	// A matcher is made per call, rather than kept in a package
+	// variable: a tab asks once, when it connects.
+	_, i, confidence := language.NewMatcher([]language.Tag{language.English, language.Russian}).Match(tags...)
+	if i == 1 && confidence != language.No {
+		return langRU
 	}
 	return langEN
 }

@@ -50,28 +50,36 @@ func TestNoticeWordsItsParts(t *testing.T) {
 	}
 }
 
-// TestLangOf: the pages' rule, ?lang= before the cookie, English by
-// default and for anything else.
+// TestLangOf: the pages' rule, ?lang= before the cookie, the cookie
+// before Accept-Language, English by default and for anything else.
 func TestLangOf(t *testing.T) {
 	for _, tt := range []struct {
-		query, cookie string
-		want          lang
+		query, cookie, accept string
+		want                  lang
 	}{
-		{"", "", langEN},
-		{"", "ru", langRU},
-		{"", "en", langEN},
-		{"?lang=ru", "", langRU},
-		{"?lang=en", "ru", langEN},
-		{"?lang=ru", "en", langRU},
-		{"?lang=fr", "ru", langRU},
-		{"", "de", langEN},
+		{"", "", "ru-RU,ru;q=0.9,en;q=0.8", langRU},
+		{"", "", "de-DE,de;q=0.9", langEN},
+		{"", "", "en-US,en;q=0.9,ru;q=0.8", langEN},
+		{"", "en", "ru-RU", langEN},
+		{"?lang=en", "", "ru", langEN},
+		{"", "", "", langEN},
+		{"", "ru", "", langRU},
+		{"", "en", "", langEN},
+		{"?lang=ru", "", "", langRU},
+		{"?lang=en", "ru", "", langEN},
+		{"?lang=ru", "en", "", langRU},
+		{"?lang=fr", "ru", "", langRU},
+		{"", "de", "", langEN},
 	} {
 		r := httptest.NewRequest("GET", "/ws"+tt.query, nil)
 		if tt.cookie != "" {
 			r.AddCookie(&http.Cookie{Name: "lang", Value: tt.cookie})
 		}
+		if tt.accept != "" {
+			r.Header.Set("Accept-Language", tt.accept)
+		}
 		if got := langOf(r); got != tt.want {
-			t.Errorf("query %q, cookie %q: %q, want %q", tt.query, tt.cookie, got, tt.want)
+			t.Errorf("query %q, cookie %q, Accept-Language %q: %q, want %q", tt.query, tt.cookie, tt.accept, got, tt.want)
 		}
 	}
 }
