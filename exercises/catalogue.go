@@ -467,7 +467,7 @@ func List() []Exercise {
 					`The console's templates stop at the 403. Its WWW-Authenticate names scope="mcp:tools deploy:production": authorize again for exactly that scope (change scope in both /authorize frames), exchange the new code, and deploy to production with the new token.`,
 				},
 				RU: []string{
-					"Начните там же, где клиент: tools/call на mcp-auth без токена. Его 401 называет resource_metadata; прочитайте этот документ, а затем метаданные сервера авторизации, который в нём назван. Берите конечные точки из этих документов, а не угадывайте.",
+					"Начните там же, где клиент: tools/call на mcp-auth без токена. Его 401 называет resource_metadata; прочитайте этот документ, а затем метаданные сервера авторизации, который в нём назван. Берите эндпоинты из этих документов, а не угадывайте.",
 					"Запрос авторизации содержит code_challenge_method=S256 и resource — resource из метаданных защищённого ресурса; запрос токена повторяет resource и добавляет code_verifier. Токен передаётся в заголовке Authorization: Bearer, никогда в URL.",
 					`Шаблоны консоли заканчиваются на 403. Его WWW-Authenticate называет scope="mcp:tools deploy:production": авторизуйтесь снова ровно на этот scope (поменяйте scope в обоих кадрах /authorize), обменяйте новый код и задеплойте в production с новым токеном.`,
 				},

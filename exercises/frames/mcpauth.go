@@ -378,7 +378,7 @@ func (f *authFlow) call(from int) (Step, int) {
 				c.tool, masked(c.token), c.answer)), from + i
 		case c.token != f.token:
 			seen.add(text("A tools/call sent Bearer %s, which is not the access token the token endpoint gave (%s).",
-				"tools/call отправил Bearer %s, а это не тот access token, который выдала конечная точка токенов (%s).", masked(c.token), masked(f.token)))
+				"tools/call отправил Bearer %s, а это не тот access token, который выдал эндпоинт токена (%s).", masked(c.token), masked(f.token)))
 		default:
 			seen.add(text("tools/call %s with the token got %s.", "tools/call %s с токеном: %s.", c.tool, c.answer))
 		}

@@ -169,7 +169,7 @@ func textQueryToken(x exchange) exercises.Text {
 // endpoints before its metadata said where they are.
 func textGuessed(requests []string) exercises.Text {
 	return text("%s went to the authorization server before its metadata was read: guessed addresses. A client learns which server issues tokens from the protected resource metadata (authorization_servers), and its endpoints from that server's own metadata (RFC 8414); it guesses none of them.",
-		"%s: запросы ушли на сервер авторизации раньше, чем были прочитаны его метаданные, — адреса угаданы. Клиент узнаёт, какой сервер выдаёт токены, из метаданных защищённого ресурса (authorization_servers), а его конечные точки — из метаданных самого сервера (RFC 8414); ничего из этого он не угадывает.",
+		"%s: запросы ушли на сервер авторизации раньше, чем были прочитаны его метаданные, — адреса угаданы. Клиент узнаёт, какой сервер выдаёт токены, из метаданных защищённого ресурса (authorization_servers), а его эндпоинты — из метаданных самого сервера (RFC 8414); ничего из этого он не угадывает.",
 		strings.Join(requests, ", "))
 }
 
