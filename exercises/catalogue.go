@@ -458,7 +458,7 @@ func List() []Exercise {
 			ID: "frames-mcp-auth", Kind: Frame, Lesson: "mcp-authorization",
 			Title: Text{
 				EN: "Get an access token by hand, then step up",
-				RU: "Получите access token вручную, затем повысьте права",
+				RU: "Получите access-токен вручную, затем повысьте права",
 			},
 			Hints: Hints{
 				EN: []string{
@@ -477,7 +477,7 @@ func List() []Exercise {
 			ID: "mcp-resource-server", Kind: Code, Lesson: "mcp-authorization",
 			Title: Text{
 				EN: "An MCP server that checks access tokens",
-				RU: "MCP-сервер, который проверяет access token",
+				RU: "MCP-сервер, который проверяет access-токены",
 			},
 			Hints: Hints{
 				EN: []string{

@@ -60,7 +60,7 @@ func checkMCPAuth(events []Event) []Step {
 		{text("Authorize with PKCE S256 and resource, and press Allow: a code comes back",
 			"Авторизуйтесь с PKCE S256 и resource и нажмите Allow: вернётся код"), f.authorization},
 		{text("Exchange the code at the token_endpoint, with code_verifier and resource: an access token",
-			"Обменяйте код на token_endpoint, с code_verifier и resource: access token"), f.tokenExchange},
+			"Обменяйте код на token_endpoint, с code_verifier и resource: access-токен"), f.tokenExchange},
 		{text("Call word_count with Authorization: Bearer and that token: a result",
 			"Вызовите word_count с Authorization: Bearer и этим токеном: result"), f.call},
 		{text("Deploy to production with the same token: 403 insufficient_scope names the scope it needs",
@@ -344,7 +344,7 @@ func (f *authFlow) refusedNote(x exchange, c toolCall, refused map[string]bool) 
 		t = textQueryToken(x)
 	case c.token == "":
 		t = text("A tools/call went without an Authorization header and got %s: add Authorization: Bearer and the access token.",
-			"tools/call ушёл без заголовка Authorization и получил %s: добавьте Authorization: Bearer и access token.", c.answer)
+			"tools/call ушёл без заголовка Authorization и получил %s: добавьте Authorization: Bearer и access-токен.", c.answer)
 	case refused[c.token]:
 		t = text("The token %s was sent again after a 401 with error=\"invalid_token\" refused it. That answer is final for that token: sending it again gets the same 401, the loop a client must not fall into. Get a new token instead.",
 			"Токен %s отправлен снова после того, как 401 с error=\"invalid_token\" ему отказал. Для этого токена такой ответ окончателен: повтор получит тот же 401, и клиент не должен попадать в эту петлю. Получите новый токен.", masked(c.token))
@@ -378,13 +378,13 @@ func (f *authFlow) call(from int) (Step, int) {
 				c.tool, masked(c.token), c.answer)), from + i
 		case c.token != f.token:
 			seen.add(text("A tools/call sent Bearer %s, which is not the access token the token endpoint gave (%s).",
-				"tools/call отправил Bearer %s, а это не тот access token, который выдал эндпоинт токена (%s).", masked(c.token), masked(f.token)))
+				"tools/call отправил Bearer %s, а это не тот access-токен, который выдал эндпоинт токена (%s).", masked(c.token), masked(f.token)))
 		default:
 			seen.add(text("tools/call %s with the token got %s.", "tools/call %s с токеном: %s.", c.tool, c.answer))
 		}
 	}
 	return missing(exercises.Text{}, seen.or(text("Call word_count on mcp-auth again, now with the header Authorization: Bearer and the access token.",
-		"Снова вызовите word_count на mcp-auth, теперь с заголовком Authorization: Bearer и access token."))), -1
+		"Снова вызовите word_count на mcp-auth, теперь с заголовком Authorization: Bearer и access-токеном."))), -1
 }
 
 // forbidden finds the production deploy refused for its scope.
