@@ -307,7 +307,7 @@ func toolDiff(before, after hostileTool) exercises.Text {
 	}
 	if !bytes.Equal(before.InputSchema, after.InputSchema) {
 		en = append(en, "the input schema became "+string(after.InputSchema))
-		ru = append(ru, "схема входа стала "+string(after.InputSchema))
+		ru = append(ru, "входная схема стала "+string(after.InputSchema))
 	}
 	return exercises.Text{EN: strings.Join(en, "; ") + ".", RU: strings.Join(ru, "; ") + "."}
 }
