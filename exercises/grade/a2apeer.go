@@ -331,12 +331,14 @@ func (s *a2aScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	params := req.Params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fail := func(code int64, format string, args ...any) {
+	// refuse answers with a JSON-RPC error; its message goes on the
+	// wire, to the client, so it stays English.
+	refuse := func(code int64, format string, args ...any) {
 		a2aWrite(w, jsonrpc.NewErrorResponse(req.ID, jsonrpc.Errorf(code, format, args...)))
 	}
 	switch {
 	case (req.Method == "SendMessage" || req.Method == "SendStreamingMessage") && s.next > 0:
-		fail(a2a.CodeUnsupportedOperation, "unsupported operation: this agent takes one task at a time, and %s is not finished: follow it with GetTask", a2aScriptTask)
+		refuse(a2a.CodeUnsupportedOperation, "unsupported operation: this agent takes one task at a time, and %s is not finished: follow it with GetTask", a2aScriptTask)
 	case req.Method == "SendMessage" && params.Configuration.ReturnImmediately:
 		s.answer(w, req.ID, 0, true)
 		s.next = 1
@@ -347,13 +349,13 @@ func (s *a2aScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case req.Method == "SendStreamingMessage":
 		s.stream(w, req.ID)
 	case req.Method == "GetTask" && (s.next == 0 || params.ID != a2aScriptTask):
-		fail(a2a.CodeTaskNotFound, "task not found: there is no task %q", params.ID)
+		refuse(a2a.CodeTaskNotFound, "task not found: there is no task %q", params.ID)
 	case req.Method == "GetTask":
 		s.next = min(s.next, len(s.steps)-1)
 		s.answer(w, req.ID, s.next, false)
 		s.next++
 	default:
-		fail(jsonrpc.CodeMethodNotFound, "method not found: %q (this agent answers SendMessage, SendStreamingMessage and GetTask)", req.Method)
+		refuse(jsonrpc.CodeMethodNotFound, "method not found: %q (this agent answers SendMessage, SendStreamingMessage and GetTask)", req.Method)
 	}
 }
 

@@ -175,9 +175,14 @@ func ftdRun(t *T) (ftdAnswer, error) {
 	if err != nil {
 		return ftdAnswer{}, err
 	}
+	codes := strings.Join(DefectCodes, ", ") + "."
 	bad := func(hint, format string, args ...any) (ftdAnswer, error) {
 		f := Failf(format, args...)
 		f.Got, f.Hint = shorten(string(out)), hint
+		if hint == hintFTDCode {
+			// The codes follow the hint's words, in either language.
+			f.Hint, f.HintRU = hint+codes, russian(hint)+codes
+		}
 		if code != 0 {
 			f.Stderr = p.Stderr()
 		}
@@ -201,14 +206,13 @@ func ftdRun(t *T) (ftdAnswer, error) {
 	if err != nil {
 		return ftdAnswer{}, err
 	}
-	codes := hintFTDCode + strings.Join(DefectCodes, ", ") + "."
 	switch {
 	case a.event == 0 && a.defect == "":
 		return bad(hintFTDStarter, "Event is 0 and Defect is empty: the answer is still the starter's")
 	case a.defect == "":
-		return bad(codes, "Defect is empty: say what is wrong with event %d", a.event)
+		return bad(hintFTDCode, "Defect is empty: say what is wrong with event %d", a.event)
 	case !slices.Contains(DefectCodes, a.defect):
-		return bad(codes, "Defect is %q, which is not one of the codes", a.defect)
+		return bad(hintFTDCode, "Defect is %q, which is not one of the codes", a.defect)
 	case a.defect == "none":
 		return a, nil // Event does not matter; the next stage says why "none" is wrong
 	case a.event < 1 || a.event > len(rec):

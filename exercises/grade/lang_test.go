@@ -25,13 +25,16 @@ type phrase struct {
 // returns every English text a report can show, as a literal:
 //   - the format of a call to Failf or to any function of the package
 //     with a "format string, args ...any" pair (restatef, addf, aboutf,
-//     the graders' own fail helpers);
+//     the graders' own fail helpers), and the argument of any function
+//     with a "what string" parameter (Process.Expect, Call...), which
+//     ends up in front of a summary;
 //   - the description given to About, and the text given to text (the
 //     report's labels);
 //   - the value of every constant or variable named hint* or Hint*, or
 //     what or next (a description kept for About);
-//   - a string literal given to a Hint or What field, and the Name of
-//     every Stage.
+//   - a string literal given to a Hint or What field (keyed, or in the
+//     place of a field named what or hint in a table of anonymous
+//     structs), and the Name of every Stage.
 //
 // It also reports, as problems, the places that change a summary
 // without going through failure.go's functions, which keep the Russian
@@ -57,17 +60,23 @@ func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
 
 	// The functions that take a format, and the index of that argument.
 	formatAt := map[string][]int{"About": {1}, "text": {1}}
+	// refuse's format is the message of a JSON-RPC error the grader's
+	// own agent sends, which goes on the wire in English.
+	onTheWire := map[string]bool{"refuse": true}
 	addFunc := func(name string, ft *ast.FuncType) {
-		if name == "" || ft.Params == nil {
+		if name == "" || ft.Params == nil || onTheWire[name] {
 			return
 		}
 		i := 0
 		params := ft.Params.List
 		for k, p := range params {
 			typ, isString := p.Type.(*ast.Ident)
+			isString = isString && typ.Name == "string"
 			for _, n := range p.Names {
 				_, variadic := params[len(params)-1].Type.(*ast.Ellipsis)
-				if n.Name == "format" && isString && typ.Name == "string" && k == len(params)-2 && variadic {
+				switch {
+				case n.Name == "format" && isString && k == len(params)-2 && variadic,
+					n.Name == "what" && isString:
 					formatAt[name] = append(formatAt[name], i)
 				}
 				i++
@@ -105,7 +114,7 @@ func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
 			phrases = append(phrases, phrase{s, fset.Position(lit.Pos()).String()})
 		}
 	}
-	named := regexp.MustCompile(`^([hH]int|what$|next$)`)
+	named := regexp.MustCompile(`^([hH]int|what$|next$|BuildStage$)`)
 	for _, f := range parsed {
 		inFailure := filepath.Base(fset.Position(f.Pos()).Filename) == "failure.go"
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -143,6 +152,11 @@ func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
 					}
 				}
 			case *ast.CompositeLit:
+				if arr, ok := n.Type.(*ast.ArrayType); ok {
+					if st, ok := arr.Elt.(*ast.StructType); ok {
+						tableFields(st, n.Elts, add)
+					}
+				}
 				keys := map[string]ast.Expr{}
 				for _, el := range n.Elts {
 					if kv, ok := el.(*ast.KeyValueExpr); ok {
@@ -171,6 +185,35 @@ func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
 		})
 	}
 	return phrases, problems
+}
+
+// tableFields adds the unkeyed values of a table of anonymous structs
+// that stand in a field named what or hint.
+func tableFields(st *ast.StructType, rows []ast.Expr, add func(ast.Expr)) {
+	var at []int
+	i := 0
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if strings.EqualFold(n.Name, "what") || strings.EqualFold(n.Name, "hint") {
+				at = append(at, i)
+			}
+			i++
+		}
+	}
+	for _, row := range rows {
+		lit, ok := row.(*ast.CompositeLit)
+		if !ok || len(lit.Elts) == 0 {
+			continue
+		}
+		if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+			continue
+		}
+		for _, k := range at {
+			if k < len(lit.Elts) {
+				add(lit.Elts[k])
+			}
+		}
+	}
 }
 
 // assigns reports whether the assignment sets a field named field.
@@ -225,12 +268,13 @@ func TestRussianCatalogue(t *testing.T) {
 var verb = regexp.MustCompile(`%[-+# 0]*[0-9*]*(?:\.[0-9*]+)?[a-zA-Z%]`)
 
 // TestRussianVerbs checks that every Russian format has the verbs of its
-// English in the same order, so that the same arguments fill it. «%s»
-// stands for %q: Russian quotes with guillemets.
+// English in the same order, so that the same arguments fill it. %q and
+// %s count as one: Russian may quote a string with guillemets, «%s».
 func TestRussianVerbs(t *testing.T) {
+	sameQuotes := strings.NewReplacer("%q", "%s")
 	for en, ru := range russianText {
-		want := verb.FindAllString(en, -1)
-		got := verb.FindAllString(strings.ReplaceAll(ru, "«%s»", "%q"), -1)
+		want := verb.FindAllString(sameQuotes.Replace(en), -1)
+		got := verb.FindAllString(sameQuotes.Replace(ru), -1)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%q\n%q\nverbs differ (-English +Russian):\n%s", en, ru, diff)
 		}

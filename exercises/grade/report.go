@@ -27,10 +27,8 @@ import (
 // (testdata/stdio-server/no-json-tags.golden has it whole, and
 // no-json-tags.ru.golden the same report in Russian.)
 
-const (
-	indent    = "        " // under a stage's name
-	hintWidth = 72         // where hints wrap
-)
+// hintWidth is where summaries and hints wrap.
+const hintWidth = 72
 
 // WriteText writes the report as text in lang.
 func (r *Report) WriteText(w io.Writer, lang Lang) error {
@@ -71,6 +69,7 @@ func (t *Text) Stage(index int, s StageResult) {
 		short := s
 		short.Failure = nil
 		io.WriteString(t.W, StageText(t.Lang, index, t.Total, short))
+		_, indent := statusLabels(t.Lang)
 		fmt.Fprintf(t.W, "%s"+text(t.Lang, "the same failure as stage %d")+"\n", indent, first+1)
 		return
 	}
@@ -90,24 +89,31 @@ func HeaderText(exercise string) string {
 // 0) of total: its line, and for a failure everything the failure
 // shows. Text calls it, and drops repeated failures.
 func StageText(lang Lang, index, total int, s StageResult) string {
-	labels := map[Status]string{
-		Passed: text(lang, "ok"), Failed: text(lang, "FAIL"), Skipped: text(lang, "skip"),
-		Errored: text(lang, "ERROR"), Canceled: text(lang, "stop"), Running: "...",
-	}
-	// The names line up under the longest label of the language.
-	width := 0
-	for _, l := range labels {
-		width = max(width, utf8.RuneCountInString(l))
-	}
+	labels, indent := statusLabels(lang)
 	var b strings.Builder
-	fmt.Fprintf(&b, "  %-*s %*d. %s\n", width, labels[s.Status], len(strconv.Itoa(total)), index+1, StageName(lang, s.Name))
+	fmt.Fprintf(&b, "  %-*s %*d. %s\n", len(indent)-3, labels[s.Status], len(strconv.Itoa(total)), index+1, StageName(lang, s.Name))
 	if s.Failure != nil {
-		writeFailure(&b, lang, s.Failure)
+		writeFailure(&b, lang, indent, s.Failure)
 	}
 	return b.String()
 }
 
-func writeFailure(b *strings.Builder, lang Lang, f *Failure) {
+// statusLabels are the labels of the statuses in lang, and the indent
+// of what a stage shows under its line: the stages' names line up after
+// the longest label, and a failure under their numbers.
+func statusLabels(lang Lang) (map[Status]string, string) {
+	labels := map[Status]string{
+		Passed: text(lang, "ok"), Failed: text(lang, "FAIL"), Skipped: text(lang, "skip"),
+		Errored: text(lang, "ERROR"), Canceled: text(lang, "stop"), Running: "...",
+	}
+	width := 0
+	for _, l := range labels {
+		width = max(width, utf8.RuneCountInString(l))
+	}
+	return labels, strings.Repeat(" ", 2+width+1)
+}
+
+func writeFailure(b *strings.Builder, lang Lang, indent string, f *Failure) {
 	for _, l := range wrap(f.summaryIn(lang), hintWidth) {
 		b.WriteString(indent + l + "\n")
 	}
