@@ -111,6 +111,51 @@ Not yet: stage 2 of 7, "answers one call", failed.
 	}
 }
 
+// TestGradeRussian grades the starter with --lang ru, and with
+// $WIRELAB_LANG=ru: the report is in Russian, with the stages' English
+// names beside their Russian as the README.ru.md lists them, and the
+// bytes as they are. --json keeps the English and adds the Russian.
+func TestGradeRussian(t *testing.T) {
+	learner(t)
+	ws := filepath.Join(t.TempDir(), "ws")
+	if code, _, stderr := run(t, "", "init", ws); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	want := "stdio-server (" + filepath.Join(ws, "stdio-server") + `)
+  ок      1. builds — собирается
+  ОШИБКА  2. answers one call — отвечает на один вызов
+          вызов word_count без id: ответ не тот, что ожидался
+          Отправлено: {"name":"word_count","args":{"text":"read the wire"}}
+          Ожидалось:  {"result":{"words":3,"chars":13}}
+          Пришло:     {"error":{"code":"not_implemented","message":"this server does not answer requests yet"}}
+                        ^ первое расхождение
+Пока нет: этап 2 из 7, «answers one call — отвечает на один вызов», не пройден.
+`
+	code, stdout, _ := run(t, "", "grade", "--lang", "ru", "stdio-server")
+	if code != exitFailure {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("--lang ru (-want +got):\n%s", diff)
+	}
+
+	t.Setenv("WIRELAB_LANG", "ru")
+	code, stdout, _ = run(t, "", "grade", "--json", "stdio-server")
+	var rep grade.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != exitFailure {
+		t.Fatalf("exit %d, %v:\n%s", code, err, stdout)
+	}
+	s := rep.Stages[1]
+	if s.Name != "answers one call" || s.NameRU != "отвечает на один вызов" || s.Failure == nil ||
+		s.Failure.Summary != "a word_count call without an id: the answer is not the one expected" ||
+		s.Failure.SummaryRU != "вызов word_count без id: ответ не тот, что ожидался" {
+		t.Errorf("--json: stage %+v, failure %+v", s, s.Failure)
+	}
+	if code, _, stderr := run(t, "", "grade", "--lang", "de", "stdio-server"); code != exitUsage || !strings.Contains(stderr, "en and ru") {
+		t.Errorf("--lang de: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestGradeFailureRecorded grades programs that do not build, which are
 // quick to grade: a learner's is a failure in the progress; the
 // reference solution's, copied unchanged, is nobody's, as its pass is;
