@@ -1,8 +1,10 @@
 package tap
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,13 +41,16 @@ const (
 	placeholderSession = "<session>"
 	placeholderState   = "<requestState>"
 	placeholderID      = "<server request id>"
+	placeholderGen     = "<generated id>"
+	placeholderAddress = "<this server>"
 )
 
 // normalize returns a message as pretty JSON with what differs from run
 // to run replaced by placeholders: timestamps, session ids,
-// requestState (signed, with a time in it), and the ids of requests the
-// server sends, which it chooses. A line that is not JSON is returned as
-// it is.
+// requestState (signed, with a time in it), the ids of requests the
+// server sends, which it chooses, and the ids a server makes up for what
+// it creates (generatedID). A line that is not JSON is returned as it
+// is.
 func normalize(data []byte) string {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -71,6 +76,10 @@ func normalizeValue(v any) any {
 			case "sessionid", "mcp-session-id":
 				v[k] = placeholderSession
 			default:
+				if _, ok := x.(string); ok && generatedID(k, v) {
+					v[k] = placeholderGen
+					continue
+				}
 				v[k] = normalizeValue(x)
 			}
 		}
@@ -84,6 +93,109 @@ func normalizeValue(v any) any {
 		}
 	}
 	return v
+}
+
+// generatedID reports whether the value of key in obj is an id the
+// server made up for something it created, different on every run: an
+// A2A task's id and context id, the ids of its artifacts and of the
+// agent's messages (an MCP task's taskId too). Ids the host chose, such
+// as its own messages' messageId, are the same in a replay, and kept.
+func generatedID(key string, obj map[string]any) bool {
+	switch key {
+	case "taskId", "contextId", "artifactId":
+		return true
+	case "id":
+		_, isTask := obj["contextId"] // an A2A Task: id, contextId, status
+		return isTask
+	case "messageId":
+		role, _ := obj["role"].(string)
+		return role == "ROLE_AGENT" || role == "agent"
+	}
+	return false
+}
+
+// generatedIDs returns the values of the generated ids in a message, in
+// the order they first appear (objects' keys in sorted order).
+func generatedIDs(data []byte) []string {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	var ids []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if s, ok := v[k].(string); ok && generatedID(k, v) {
+					ids = append(ids, s)
+				} else {
+					walk(v[k])
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return ids
+}
+
+// genMap maps the ids the server generated in the recording (an A2A
+// task's, say) to those the fresh server generates, so that a later
+// request naming a recorded task (GetTask, a reply to input-required)
+// names the fresh one. Ids are paired in the order they first appear in
+// the server's answers.
+type genMap struct {
+	mu               sync.Mutex // guards all below
+	recorded, actual []string
+	seenR, seenA     map[string]bool
+}
+
+func newGenMap() *genMap { return &genMap{seenR: map[string]bool{}, seenA: map[string]bool{}} }
+
+func (m *genMap) addRecorded(data []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range generatedIDs(data) {
+		if !m.seenR[id] {
+			m.seenR[id] = true
+			m.recorded = append(m.recorded, id)
+		}
+	}
+}
+
+func (m *genMap) addActual(data []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range generatedIDs(data) {
+		if !m.seenA[id] {
+			m.seenA[id] = true
+			m.actual = append(m.actual, id)
+		}
+	}
+}
+
+// rewrite puts the fresh server's ids in a request where the recorded
+// ones were, as whole JSON strings; the rest of the bytes are kept.
+func (m *genMap) rewrite(data []byte) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, r := range m.recorded {
+		if i < len(m.actual) && m.actual[i] != r {
+			old, _ := json.Marshal(r)
+			now, _ := json.Marshal(m.actual[i])
+			data = bytes.ReplaceAll(data, old, now)
+		}
+	}
+	return data
 }
 
 // idMap maps the ids of requests the server sent in the recording to
@@ -161,7 +273,15 @@ func messageKey(data []byte, counts map[string]int) (key, what string) {
 		key = "noise"
 		what = "a line that is not JSON"
 	case msg.Method == "" && len(msg.ID) > 0:
-		return "response " + string(msg.ID), "response id " + string(msg.ID)
+		// Counted too: a stream answers one request with many results
+		// of the same id (A2A's SendStreamingMessage).
+		key = "response " + string(msg.ID)
+		counts[key]++
+		what = "response id " + string(msg.ID)
+		if n := counts[key]; n > 1 {
+			what += fmt.Sprintf(" (number %d)", n)
+		}
+		return fmt.Sprintf("%s #%d", key, counts[key]), what
 	case len(msg.ID) > 0:
 		key, what = "request "+msg.Method, "request "+msg.Method
 	case msg.Method == "":
@@ -194,6 +314,7 @@ func compareMessages(recorded []recordedMessage, got [][]byte, methods map[strin
 	for _, r := range recorded {
 		k, what := messageKey(r.data, counts)
 		if id, ok := strings.CutPrefix(k, "response "); ok {
+			id = id[:strings.LastIndex(id, " #")]
 			if m := methods[id]; m != "" {
 				what += " (" + m + ")"
 			}

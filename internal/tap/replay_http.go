@@ -35,7 +35,8 @@ type httpExchange struct {
 // exchange that had ended before it in the recording has ended in the
 // replay (or wait has passed); exchanges still open then (an event
 // stream) run beside it, as they did. Session ids are mapped from the
-// recorded ones to those the fresh server gives. A masked Authorization
+// recorded ones to those the fresh server gives, and so are the ids it
+// generates (an A2A task's), where a later request names one. A masked Authorization
 // header is sent as "Bearer token" when token is set, else left out.
 func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Duration, token string, client *http.Client) ([]Difference, error) {
 	if wait <= 0 {
@@ -63,6 +64,12 @@ func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Dura
 			}
 		}
 	}
+	gens := newGenMap()
+	for _, n := range order {
+		for _, m := range exchanges[n].messages {
+			gens.addRecorded(m.data)
+		}
+	}
 	sessions := &sessionMap{m: map[string]string{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -82,7 +89,7 @@ func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Dura
 		go func() {
 			defer wg.Done()
 			defer close(x.done)
-			x.replay(ctx, client, dest, sessions, ids, token)
+			x.replay(ctx, client, dest, sessions, ids, gens, token)
 		}()
 	}
 	for _, n := range order {
@@ -95,7 +102,7 @@ func ReplayHTTP(ctx context.Context, events []Event, base string, wait time.Dura
 
 	var diffs []Difference
 	for _, n := range order {
-		diffs = append(diffs, exchanges[n].compare()...)
+		diffs = append(diffs, exchanges[n].compare(target.Host)...)
 	}
 	return diffs, nil
 }
@@ -197,13 +204,13 @@ func (d *destination) url(recorded string) (*url.URL, error) {
 // its own connection.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Host"}
 
-func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *destination, sessions *sessionMap, ids *idMap, token string) {
+func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *destination, sessions *sessionMap, ids *idMap, gens *genMap, token string) {
 	u, err := dest.url(x.req.URL)
 	if err != nil {
 		x.gotError = err
 		return
 	}
-	body := ids.rewrite(x.req.Bytes())
+	body := gens.rewrite(ids.rewrite(x.req.Bytes()))
 	req, err := http.NewRequestWithContext(ctx, x.req.Method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		x.gotError = err
@@ -243,6 +250,7 @@ func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *de
 		b, _ := io.ReadAll(resp.Body)
 		if len(b) > 0 {
 			x.gotBody = append(x.gotBody, b)
+			gens.addActual(b)
 		}
 		return
 	}
@@ -254,6 +262,7 @@ func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *de
 		if len(bytes.TrimRight(line, "\r\n")) == 0 || err != nil {
 			if data, ok := eventData(event); ok {
 				x.gotBody = append(x.gotBody, data)
+				gens.addActual(data)
 				if id, ok := serverRequestID(data); ok {
 					ids.addActual(id)
 				}
@@ -267,7 +276,10 @@ func (x *httpExchange) replay(ctx context.Context, client *http.Client, dest *de
 }
 
 // compare reports how the replayed exchange differs from the recorded.
-func (x *httpExchange) compare() []Difference {
+// Where the server names its own address (an A2A agent card's url), it
+// named the one the host reached it at: the tap's in the recording,
+// actualHost in the replay; both read as placeholderAddress.
+func (x *httpExchange) compare(actualHost string) []Difference {
 	name := fmt.Sprintf("exchange %d (%s %s", x.req.Exchange, x.req.Method, pathOf(x.req.URL))
 	if key, _ := messageKey(x.req.Bytes(), map[string]int{}); strings.HasPrefix(key, "request ") {
 		name += " " + strings.TrimSuffix(strings.TrimPrefix(key, "request "), " #1")
@@ -286,7 +298,31 @@ func (x *httpExchange) compare() []Difference {
 	if want != got {
 		diffs = append(diffs, Difference{Event: x.req.Seq, What: name + "Content-Type differs", Diff: DiffLines(want, got)})
 	}
-	return append(diffs, compareMessages(x.messages, x.gotBody, nil, name)...)
+	recorded := make([]recordedMessage, len(x.messages))
+	for i, m := range x.messages {
+		recorded[i] = recordedMessage{m.seq, ownAddress(m.data, hostOf(x.req.URL))}
+	}
+	replayed := make([][]byte, len(x.gotBody))
+	for i, b := range x.gotBody {
+		replayed[i] = ownAddress(b, actualHost)
+	}
+	return append(diffs, compareMessages(recorded, replayed, nil, name)...)
+}
+
+// ownAddress replaces the server's address in a message, written as in
+// a URL ("//127.0.0.1:8031/"), with placeholderAddress.
+func ownAddress(data []byte, host string) []byte {
+	if host == "" {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte("//"+host), []byte("//"+placeholderAddress))
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 func pathOf(raw string) string {

@@ -2,6 +2,7 @@ package tap
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/protocols/a2a"
 )
 
 // TestReplayWhereTheTapSent: a host pointed at the tap's bare address
@@ -44,22 +47,7 @@ func TestReplayWhereTheTapSent(t *testing.T) {
 			t.Fatalf("through the tap at %s: %d", path, resp.StatusCode)
 		}
 	}
-	// The tap records an exchange's end once the host has read the
-	// answer to its end, a moment after the host has it.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		ends := 0
-		for _, e := range rec.Events() {
-			if e.Kind == KindHTTPEnd {
-				ends++
-			}
-		}
-		if ends == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the tap recorded the end of %d exchanges of 2", ends)
-		}
-	}
+	waitForEnds(t, rec, 2)
 	for _, against := range []string{upstream.URL, upstream.URL + "/", upstream.URL + "/mcp"} {
 		diffs, err := ReplayHTTP(context.Background(), rec.Events(), against, 0, "", nil)
 		if err != nil || len(diffs) != 0 {
@@ -87,6 +75,98 @@ func TestDestination(t *testing.T) {
 		got, err := d.url(tt.recorded)
 		if err != nil || got.String() != tt.want {
 			t.Errorf("against %s, upstream path %q, recorded %s: %v %v; want %s", tt.against, tt.upstreamPath, tt.recorded, got, err, tt.want)
+		}
+	}
+}
+
+// TestReplayA2A: an A2A host's session through the tap (the card, a
+// task asked for and then read back by its id, a streamed task) replays
+// against a fresh agent without a difference, though the agent makes up
+// new task, context, message and artifact ids, writes its own address on
+// its card, and answers a stream with many results of one id.
+func TestReplayA2A(t *testing.T) {
+	agent := func() *httptest.Server {
+		a := a2a.NewServer(nil)
+		srv := httptest.NewServer(a)
+		t.Cleanup(srv.Close)
+		t.Cleanup(a.Close)
+		return srv
+	}
+	recorded := agent()
+	rec := NewRecorder(nil)
+	p, err := NewProxy(recorded.URL, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Add(Event{Kind: KindStart, Format: Format, Upstream: p.Upstream()})
+	front := httptest.NewServer(p)
+	defer front.Close()
+	call := func(body string) string {
+		t.Helper()
+		req, _ := http.NewRequest("POST", front.URL+"/", strings.NewReader(body))
+		req.Header.Set("A2A-Version", "1.0")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	resp, err := http.Get(front.URL + "/.well-known/agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	sent := call(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"count read the wire"}]}}}`)
+	var answer struct {
+		Result struct {
+			Task struct{ ID string } `json:"task"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(sent), &answer); err != nil || answer.Result.Task.ID == "" {
+		t.Fatalf("SendMessage: %v %s", err, sent)
+	}
+	call(`{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"` + answer.Result.Task.ID + `"}}`)
+	if stream := call(`{"jsonrpc":"2.0","id":3,"method":"SendStreamingMessage","params":{"message":{"messageId":"m2","role":"ROLE_USER","parts":[{"text":"count streamed words"}]}}}`); strings.Count(stream, `"id":3`) < 3 {
+		t.Fatalf("the stream has fewer than 3 results:\n%s", stream)
+	}
+	waitForEnds(t, rec, 4)
+
+	diffs, err := ReplayHTTP(context.Background(), rec.Events(), agent().URL, 0, "", nil)
+	if err != nil || len(diffs) != 0 {
+		t.Errorf("replay against a fresh agent: %v, %d differences:\n%v", err, len(diffs), diffs)
+	}
+	// What differs is still found: another agent's card and answers.
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	defer other.Close()
+	if diffs, err := ReplayHTTP(context.Background(), rec.Events(), other.URL, 0, "", nil); err != nil || len(diffs) == 0 {
+		t.Errorf("replay against another server: %v, no difference", err)
+	}
+}
+
+// waitForEnds waits until the tap has recorded the end of n exchanges:
+// it records an end once the host has read the answer to its end, a
+// moment after the host has it.
+func waitForEnds(t *testing.T, rec *Recorder, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		ends := 0
+		for _, e := range rec.Events() {
+			if e.Kind == KindHTTPEnd {
+				ends++
+			}
+		}
+		if ends == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tap recorded the end of %d exchanges of %d", ends, n)
 		}
 	}
 }
