@@ -278,9 +278,9 @@ func (c *checker) event(e tap.Event) {
 			x.stream = mt == "text/event-stream"
 		}
 		c.resps[e.Exchange] = e
-		switch x := c.exchangeEnd(e.Exchange); {
+		switch x := c.endOf(e.Exchange); {
 		case e.Status == 502 && e.Data != "":
-			x.broke = true // the tap's own answer: the upstream did not
+			x.broke = true // the tap's own answer, when the upstream gave none
 			x.ended(e.Seq, e.Data)
 		case e.Status < 200 || e.Status > 299:
 			x.refused = true
@@ -295,7 +295,7 @@ func (c *checker) event(e tap.Event) {
 			// The connection ended in the middle: the host went away, or
 			// the upstream broke off. What arrived is not a message.
 			c.find("relay-broken", e.Seq, "%s cut off after %s; not checked", "%s: обрыв после %s; не проверено", e.Kind, bytesOf(e.Size))
-			x := c.exchangeEnd(e.Exchange)
+			x := c.endOf(e.Exchange)
 			x.broke = true // unless the end that follows says the host left
 			x.ended(e.Seq, "")
 			return
@@ -303,7 +303,7 @@ func (c *checker) event(e tap.Event) {
 		cv := c.exchangeConversation(c.reqs[e.Exchange])
 		if e.Kind == tap.KindSSEEvent {
 			if isResumable(e.Bytes()) {
-				c.exchangeEnd(e.Exchange).resumable = true
+				c.endOf(e.Exchange).resumable = true
 			}
 			if data, ok := sseData(e.Bytes()); ok {
 				c.message(e, data, cv, false)
@@ -317,7 +317,7 @@ func (c *checker) event(e tap.Event) {
 		if e.Exchange != 0 {
 			// A note on an exchange ends it: the tap refused it, the
 			// host went away, or the upstream did not answer.
-			x := c.exchangeEnd(e.Exchange)
+			x := c.endOf(e.Exchange)
 			x.ended(e.Seq, e.Data)
 			switch {
 			case e.Refused:

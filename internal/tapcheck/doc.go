@@ -16,6 +16,11 @@
 // (Mcp-Session-Id); a request without a session is a conversation of its
 // own. Findings carry a code, the event's number, a severity, the
 // specifics, and an explanation in English and in Russian (rules.go).
+// Some findings are about what never came: a request still waiting
+// when the stdio server exits, when the HTTP exchange that carried it
+// ends, or when the recording does (pending.go); and the revision a
+// session speaks is judged by the answer to initialize and the host's
+// next message (version.go).
 // The specifics come in both languages too: Detail in English, DetailRU
 // (detail_ru in JSON) in Russian, the protocol's words left as on the
 // wire in each.

@@ -36,8 +36,8 @@ type exchangeEnd struct {
 	resumable bool
 }
 
-// exchangeEnd returns what is known of how exchange n ended.
-func (c *checker) exchangeEnd(n int) *exchangeEnd {
+// endOf returns what is known of how exchange n ended.
+func (c *checker) endOf(n int) *exchangeEnd {
 	if c.ends == nil {
 		c.ends = map[int]*exchangeEnd{}
 	}
@@ -65,7 +65,7 @@ func (x *exchangeEnd) ended(event int, why string) {
 // host's when the proxy closed the body because the host went away
 // ("closed before its end") or its request was canceled.
 func (c *checker) httpEnd(e tap.Event) {
-	x := c.exchangeEnd(e.Exchange)
+	x := c.endOf(e.Exchange)
 	x.ended(e.Seq, e.Data)
 	switch {
 	case e.Data == "":
