@@ -368,6 +368,71 @@ func TestGradeFailureFromPage(t *testing.T) {
 	}
 }
 
+// TestGradeFromRussianPage grades from a Russian page (its language
+// cookie, or ?lang=ru) a program that does not build: the errors, the
+// stages and the last line come in Russian, the compiler's output and
+// the names on the wire as they are.
+func TestGradeFromRussianPage(t *testing.T) {
+	srv, store := exerciseSiteFor(t, "")
+	req, err := http.NewRequest("POST", srv.URL+"/exercises/stdio-server/grade", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(&http.Cookie{Name: langCookie, Value: "ru"})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused struct{ Error string }
+	json.NewDecoder(resp.Body).Decode(&refused)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict || refused.Error != "рабочей папки пока нет: сначала выполните wirelab init DIR" {
+		t.Errorf("without a workspace: %d %q", resp.StatusCode, refused.Error)
+	}
+
+	ws := t.TempDir()
+	os.Mkdir(filepath.Join(ws, "stdio-server"), 0o755)
+	// No go.mod: go build fails at once, with a hint.
+	os.WriteFile(filepath.Join(ws, "stdio-server", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	store.Update(func(st *progress.State) error { st.Workspace = ws; return nil })
+	resp, err = http.Post(srv.URL+"/exercises/stdio-server/grade?lang=ru", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msgs []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) != 3 {
+		t.Fatalf("stream: %v", msgs)
+	}
+	failed, done := msgs[1], msgs[2]
+	text := str(failed["text"])
+	for _, want := range []string{
+		"  ОШИБКА  1. builds — собирается\n",
+		"          программа не собирается: go build завершился с ошибкой (exit status 1)\n",
+		"          Подсказка: Папка не лежит внутри Go-модуля.",
+		"          Вывод:\n",
+		"go.mod file not found",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in the stage's text:\n%s", want, text)
+		}
+	}
+	if failed["name"] != "builds — собирается" || failed["status"] != "failed" {
+		t.Errorf("stage: %v", failed)
+	}
+	if done["summary"] != "Пока нет: этап 1 из 7, «builds — собирается», не пройден.\n" {
+		t.Errorf("end: %v", done)
+	}
+}
+
 // solvedWorkspace writes a learner's workspace in which stdio-server is
 // solved: the reference solution, made the learner's own by a comment
 // (the reference solution itself is nobody's progress).
