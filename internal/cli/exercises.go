@@ -58,9 +58,15 @@ func exercisesCmd(args []string, env Env) (int, error) {
 		fmt.Fprintf(env.Stdout, "%s\n", b)
 	} else {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 8, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKIND\tLESSON\tPROGRESS\tTITLE")
+		// The ids, kinds and lessons are names to type, the same in
+		// both languages; the rest is said in lang.
+		if *lang == "ru" {
+			fmt.Fprintln(tw, "ID\tВИД\tУРОК\tПРОГРЕСС\tНАЗВАНИЕ")
+		} else {
+			fmt.Fprintln(tw, "ID\tKIND\tLESSON\tPROGRESS\tTITLE")
+		}
 		for _, e := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Lesson, progressWord(e), e.Title.In(*lang))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Lesson, progressWord(e, *lang), e.Title.In(*lang))
 		}
 		tw.Flush()
 	}
@@ -70,27 +76,33 @@ func exercisesCmd(args []string, env Env) (int, error) {
 	return exitOK, nil
 }
 
-// progressWord sums up the progress on one exercise in a few words:
-// passed; or how the learner has been at it (failed grades or checks,
-// hints seen, the solution seen early), which the playground's course
-// map calls "tried"; or "-" for not started.
-func progressWord(e exerciseEntry) string {
+// progressWord sums up the progress on one exercise in a few words, in
+// lang: passed; or how the learner has been at it (failed grades or
+// checks, hints seen, the solution seen early), which the playground's
+// course map calls "tried"; or "-" for not started.
+func progressWord(e exerciseEntry, lang string) string {
+	word := func(en, ru string) string {
+		if lang == "ru" {
+			return ru
+		}
+		return en
+	}
 	p := e.Progress
 	switch {
 	case p == nil:
 		return "?"
 	case p.Passed:
-		return "passed"
+		return word("passed", "пройдено")
 	}
 	var words []string
 	if p.Failures > 0 {
-		words = append(words, fmt.Sprintf("failed %d", p.Failures))
+		words = append(words, fmt.Sprintf(word("failed %d", "неудач: %d"), p.Failures))
 	}
 	if p.HintsShown > 0 {
-		words = append(words, fmt.Sprintf("hint %d/%d", p.HintsShown, e.Hints))
+		words = append(words, fmt.Sprintf(word("hint %d/%d", "подсказки %d/%d"), p.HintsShown, e.Hints))
 	}
 	if p.SolutionShown {
-		words = append(words, "solution seen")
+		words = append(words, word("solution seen", "решение открыто"))
 	}
 	if len(words) == 0 {
 		return "-"

@@ -54,7 +54,7 @@ func TestExercisesList(t *testing.T) {
 	}
 	// $WIRELAB_LANG sets the default; --lang still wins.
 	t.Setenv("WIRELAB_LANG", "ru")
-	if code, stdout, _ = run(t, "", "exercises"); code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") {
+	if code, stdout, _ = run(t, "", "exercises"); code != 0 || !strings.Contains(stdout, "Сервер инструментов на stdio") || !strings.Contains(stdout, "ПРОГРЕСС") || !strings.Contains(stdout, "пройдено") {
 		t.Errorf("WIRELAB_LANG=ru: exit %d:\n%s", code, stdout)
 	}
 	if code, stdout, _ = run(t, "", "exercises", "--lang", "en"); code != 0 || strings.Contains(stdout, "Сервер инструментов на stdio") {
@@ -74,22 +74,26 @@ func hasRow(table, want string) bool {
 }
 
 // TestProgressWord sums up the ways a learner can be at an exercise:
-// everything but a pass is listed, shortest first.
+// everything but a pass is listed, shortest first, in either language.
 func TestProgressWord(t *testing.T) {
 	for _, tt := range []struct {
-		p    *progress.Exercise
-		want string
+		p        *progress.Exercise
+		want, ru string
 	}{
-		{nil, "?"},
-		{&progress.Exercise{}, "-"},
-		{&progress.Exercise{Passed: true, Failures: 4, HintsShown: 2}, "passed"},
-		{&progress.Exercise{Failures: 3}, "failed 3"},
-		{&progress.Exercise{HintsShown: 2}, "hint 2/4"},
-		{&progress.Exercise{SolutionShown: true}, "solution seen"},
-		{&progress.Exercise{Failures: 1, HintsShown: 4, SolutionShown: true}, "failed 1, hint 4/4, solution seen"},
+		{nil, "?", "?"},
+		{&progress.Exercise{}, "-", "-"},
+		{&progress.Exercise{Passed: true, Failures: 4, HintsShown: 2}, "passed", "пройдено"},
+		{&progress.Exercise{Failures: 3}, "failed 3", "неудач: 3"},
+		{&progress.Exercise{HintsShown: 2}, "hint 2/4", "подсказки 2/4"},
+		{&progress.Exercise{SolutionShown: true}, "solution seen", "решение открыто"},
+		{&progress.Exercise{Failures: 1, HintsShown: 4, SolutionShown: true}, "failed 1, hint 4/4, solution seen", "неудач: 1, подсказки 4/4, решение открыто"},
 	} {
-		if got := progressWord(exerciseEntry{Hints: 4, Progress: tt.p}); got != tt.want {
-			t.Errorf("progressWord(%+v) = %q, want %q", tt.p, got, tt.want)
+		e := exerciseEntry{Hints: 4, Progress: tt.p}
+		if got := progressWord(e, "en"); got != tt.want {
+			t.Errorf("progressWord(%+v, en) = %q, want %q", tt.p, got, tt.want)
+		}
+		if got := progressWord(e, "ru"); got != tt.ru {
+			t.Errorf("progressWord(%+v, ru) = %q, want %q", tt.p, got, tt.ru)
 		}
 	}
 }
