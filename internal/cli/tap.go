@@ -45,11 +45,15 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 	listenTLS := fs.Bool("tls", false, "gRPC: listen with TLS too, with a certificate from a throwaway CA made at start (the host trusts its ca.pem)")
 	certDir := fs.String("cert-dir", "", "gRPC with --tls: where to write ca.pem (default: a temporary directory, removed at exit)")
 	quiet := fs.Bool("quiet", false, "print no summary of findings at exit")
+	lang := langFlag(fs, "language of the summary of findings at exit")
 	playgroundURL := fs.String("playground", "", "publish the events live to the playground at this URL, e.g. http://127.0.0.1:8018 (its /taps lists them)")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
 	argv := fs.Args()
+	if err := checkLang(*lang); err != nil {
+		return exitUsage, err
+	}
 	if (*listenAddr == "") != (*upstream == "") {
 		return exitUsage, usageErrorf("tap: --listen and --upstream go together")
 	}
@@ -125,13 +129,24 @@ func tapCmd(ctx context.Context, args []string, env Env) (int, error) {
 		fmt.Fprintf(env.Stderr, "wirelab tap: %v\n", ferr)
 	}
 	// A tap that never started (its port was taken, its command was not
-	// found) recorded nothing: a summary of nothing would only hide the
-	// error above it.
-	if events := rec.Events(); !*quiet && len(events) > 0 {
+	// found) recorded no traffic: a summary of nothing would only hide
+	// the error above it.
+	if events := rec.Events(); !*quiet && crossed(events) {
 		// stderr, never stdout: on stdio, stdout belongs to the host.
-		printSummary(env.Stderr, tapcheck.Check(events))
+		printSummary(env.Stderr, tapcheck.Check(events), *lang == "ru")
 	}
 	return code, err
+}
+
+// crossed reports whether a recording holds anything that crossed the
+// tap, beyond its start and its notes.
+func crossed(events []tap.Event) bool {
+	for _, e := range events {
+		if e.Kind != tap.KindStart && e.Kind != tap.KindNote {
+			return true
+		}
+	}
+	return false
 }
 
 // publishReport says on stderr when the tap reaches the playground and
@@ -273,11 +288,19 @@ func tapCerts(dir string, env Env) (*tls.Config, func(), error) {
 }
 
 // printSummary prints the findings, one line each, and their count.
-func printSummary(w io.Writer, r *tapcheck.Report) {
+func printSummary(w io.Writer, r *tapcheck.Report, ru bool) {
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "wirelab tap: event %d: %s %s: %s\n", f.Event, f.Severity, f.Code, f.Detail)
+		if ru {
+			fmt.Fprintf(w, "wirelab tap: событие %d: %s %s: %s\n", f.Event, severityRU[f.Severity], f.Code, f.DetailRU)
+		} else {
+			fmt.Fprintf(w, "wirelab tap: event %d: %s %s: %s\n", f.Event, f.Severity, f.Code, f.Detail)
+		}
 	}
-	fmt.Fprintf(w, "wirelab tap: %s\n", summaryLine(r))
+	if ru {
+		fmt.Fprintf(w, "wirelab tap: %s\n", summaryLineRU(r))
+	} else {
+		fmt.Fprintf(w, "wirelab tap: %s\n", summaryLine(r))
+	}
 }
 
 // summaryLine counts what a report holds: messages (or gRPC calls) and

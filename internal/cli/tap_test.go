@@ -471,3 +471,23 @@ func TestSummaryLineRU(t *testing.T) {
 		t.Errorf("calls: %q, want %q", got, want)
 	}
 }
+
+// TestTapSummaryRussian: with --lang ru (or $WIRELAB_LANG), the summary
+// the tap prints at exit is in Russian; a tap whose server never
+// started prints none, the error saying it all.
+func TestTapSummaryRussian(t *testing.T) {
+	server := []string{"--", "sh", "-c", `read line; echo '{"jsonrpc":"2.0","id":1,"result":{}}'`}
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	_, _, stderr := run(t, ping, append([]string{"tap", "--lang", "ru"}, server...)...)
+	if !strings.Contains(stderr, "wirelab tap: 2 сообщения; 0 ошибок, 0 предупреждений, 0 заметок") {
+		t.Errorf("tap --lang ru: stderr\n%s", stderr)
+	}
+	_, _, stderr = run(t, ping, append([]string{"tap"}, server...)...)
+	if !strings.Contains(stderr, "wirelab tap: 2 messages; 0 errors, 0 warnings, 0 notes") {
+		t.Errorf("tap: stderr\n%s", stderr)
+	}
+	code, _, stderr := run(t, "", "tap", "--", filepath.Join(t.TempDir(), "no-such-server"))
+	if code == 0 || strings.Contains(stderr, "0 messages") || !strings.Contains(stderr, "no such file") {
+		t.Errorf("a server that never started: exit %d, stderr\n%s", code, stderr)
+	}
+}
