@@ -3,9 +3,8 @@ package playground
 import (
 	"net/http"
 
-	"golang.org/x/text/language"
-
 	"github.com/wirelab/wirelab/playground/course"
+	"github.com/wirelab/wirelab/playground/wire"
 )
 
 // lang is a language the pages are written in: the course's own, so
@@ -26,34 +25,12 @@ func parseLang(s string) (lang, bool) { return course.ParseLang(s) }
 
 // requestLang is the language r asks for: its ?lang, else the language
 // cookie a page set, else the browser's preference (Accept-Language),
-// else English. A page's script asking the server (a check, a grade, an
+// else English (wire.PageLang, the rule the playground's websocket
+// follows too). A page's script asking the server (a check, a grade, an
 // answer to a question) gets its answers in it.
 func requestLang(r *http.Request) lang {
-	if l, ok := parseLang(r.URL.Query().Get("lang")); ok {
+	if l, ok := parseLang(wire.PageLang(r)); ok {
 		return l
-	}
-	if ck, err := r.Cookie(langCookie); err == nil {
-		if l, ok := parseLang(ck.Value); ok {
-			return l
-		}
-	}
-	return browserLang(r.Header.Get("Accept-Language"))
-}
-
-// browserLanguages are the course's languages, English first: the
-// answer when the browser prefers neither.
-var browserLanguages = language.NewMatcher([]language.Tag{language.English, language.Russian})
-
-// browserLang picks the course's language a browser prefers, from its
-// Accept-Language header ("ru-RU,ru;q=0.9,en;q=0.8"), weights and all.
-func browserLang(accept string) lang {
-	tags, _, err := language.ParseAcceptLanguage(accept)
-	if err != nil || len(tags) == 0 {
-		return en
-	}
-	_, i, confidence := browserLanguages.Match(tags...)
-	if i == 1 && confidence != language.No {
-		return ru
 	}
 	return en
 }

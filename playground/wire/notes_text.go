@@ -16,13 +16,16 @@ const (
 	langRU lang = "ru"
 )
 
-// langOf is the language of the page that opened a websocket, by the
-// pages' own rule (requestLang in package playground): ?lang= on the
-// URL, else the "lang" cookie the pages set, which the upgrade request
-// carries, for the page is of the same origin; else the browser's
-// preference (Accept-Language); else English. The page adds ?lang=
-// itself (static/wire.js): an embedded lesson shown in Russian sets no
-// cookie.
+// PageLang is the language a request asks for, "en" or "ru", by the
+// pages' rule, which package playground's pages follow too: ?lang= on
+// the URL, else the "lang" cookie the pages set (a websocket's upgrade
+// request carries it, for the page is of the same origin), else the
+// browser's preference (Accept-Language), else English. A page adds
+// ?lang= to /ws itself (static/wire.js): an embedded lesson shown in
+// Russian sets no cookie.
+func PageLang(r *http.Request) string { return string(langOf(r)) }
+
+// langOf is PageLang.
 func langOf(r *http.Request) lang {
 	if l, ok := parseLang(r.URL.Query().Get("lang")); ok {
 		return l
