@@ -81,13 +81,14 @@ Usage:
       Read the agent card, send MESSAGE, and print each event of the task until it is
       done or asks for input; answer in the same task with --task. Exit 0 when it
       completed or waits for you, 1 when it failed, was rejected or canceled.
-  wirelab tap [--record FILE] [--keep-secrets] [--quiet] [--playground URL] -- COMMAND ARGS...
-  wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE] [--keep-secrets] [--quiet] [--playground URL]
+  wirelab tap [--record FILE] [--keep-secrets] [--quiet] [--lang en|ru] [--playground URL] -- COMMAND ARGS...
+  wirelab tap --listen 127.0.0.1:PORT --upstream URL [--record FILE] [--keep-secrets] [--quiet] [--lang en|ru]
+          [--playground URL]
   wirelab tap --grpc --listen 127.0.0.1:PORT --upstream HOST:PORT [--cacert CA.pem [--cert C.pem --key K.pem]]
-          [--tls [--cert-dir DIR]] [--record FILE] [--keep-secrets] [--quiet] [--playground URL]
+          [--tls [--cert-dir DIR]] [--record FILE] [--keep-secrets] [--quiet] [--lang en|ru] [--playground URL]
       Relay a real host's traffic to a stdio, HTTP or gRPC server unchanged, record it
       (secrets masked, unless --keep-secrets) and check each MCP and A2A message; the
-      findings go to stderr at exit, unless --quiet. --playground shows the traffic live
+      findings go to stderr at exit, unless --quiet, in --lang. --playground shows the traffic live
       in a running playground (http://127.0.0.1:8018), under /taps. tap check, tap export
       and tap open read a recording; replay sends it to a server again.
   wirelab tap check [--json] [--lang en|ru] [--wire [--reflect HOST:PORT] [--cacert CA.pem]] FILE
@@ -108,13 +109,13 @@ Usage:
       Write the starter code of every code exercise into DIR/ID, with a go.mod, and
       remember DIR as your workspace. Never overwrites a file. --add, after pulling a
       newer wirelab: into your workspace DIR, write only the exercise folders it lacks.
-  wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch]
+  wirelab grade ID... [--dir DIR] [--all-stages] [--json] [--watch] [--lang en|ru]
       Build and test your code for code exercises, found in DIR/ID (DIR: your workspace,
       else the current directory). Stops at the first failing stage unless --all-stages.
       Exit 0 when everything passed, 1 when a stage failed. --watch grades again
       whenever a .go file changes; --json prints each report as one line of JSON.
   wirelab hint ID [--lang en|ru]
-      Show the next hint for an exercise.
+      Show the next hint for an exercise. --lang defaults to $WIRELAB_LANG, else en.
   wirelab version
       Print this wirelab's version.
   wirelab help [COMMAND]
