@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -289,7 +291,7 @@ func tapCerts(dir string, env Env) (*tls.Config, func(), error) {
 
 // printSummary prints the findings, one line each, and their count.
 func printSummary(w io.Writer, r *tapcheck.Report, ru bool) {
-	for _, f := range r.Findings {
+	for _, f := range inEventOrder(r.Findings) {
 		if ru {
 			fmt.Fprintf(w, "wirelab tap: событие %d: %s %s: %s\n", f.Event, severityRU[f.Severity], f.Code, f.DetailRU)
 		} else {
@@ -351,6 +353,17 @@ func countRU(n int, one, few, many string) string {
 	return fmt.Sprintf("%d %s", n, form)
 }
 
+// inEventOrder returns findings in the order of the events they are
+// about, for reading top to bottom: a finding made at the end of the
+// recording (a request never answered) is about an earlier event. Those
+// about one event keep their order. The report itself keeps the order
+// in which they were found.
+func inEventOrder(findings []tapcheck.Finding) []tapcheck.Finding {
+	sorted := slices.Clone(findings)
+	slices.SortStableFunc(sorted, func(a, b tapcheck.Finding) int { return cmp.Compare(a.Event, b.Event) })
+	return sorted
+}
+
 // severityRU names a finding's severity in Russian.
 var severityRU = map[string]string{
 	tapcheck.SeverityError:   "ошибка",
@@ -397,7 +410,7 @@ func tapCheckCmd(ctx context.Context, args []string, env Env) (int, error) {
 		enc.SetIndent("", "  ")
 		enc.Encode(r)
 	} else {
-		for _, f := range r.Findings {
+		for _, f := range inEventOrder(r.Findings) {
 			if ru {
 				fmt.Fprintf(env.Stdout, "событие %d: %s %s: %s\n    %s\n", f.Event, severityRU[f.Severity], f.Code, f.DetailRU, f.RU)
 				continue

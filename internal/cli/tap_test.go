@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -404,7 +405,16 @@ func TestTapCheckRussian(t *testing.T) {
 	if len(heads) != len(r.Findings) || len(heads) == 0 {
 		t.Fatalf("%d finding lines for %d findings:\n%s", len(heads), len(r.Findings), ru)
 	}
-	for i, f := range r.Findings {
+	last := 0
+	for _, h := range heads {
+		var n int
+		fmt.Sscanf(h, "событие %d:", &n)
+		if n < last {
+			t.Errorf("finding lines out of the order of their events: %q after event %d", h, last)
+		}
+		last = n
+	}
+	for i, f := range inEventOrder(r.Findings) { // printed in the order of their events
 		_, detail, _ := strings.Cut(heads[i], " "+f.Code+": ")
 		if detail == "" || detail == f.Detail || !strings.ContainsFunc(detail, func(r rune) bool { return r >= 'а' && r <= 'я' }) {
 			t.Errorf("finding %s: Russian line %q, English detail %q", f.Code, heads[i], f.Detail)
