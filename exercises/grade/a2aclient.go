@@ -181,9 +181,9 @@ func a2aReadsCard(t *T) error {
 	}
 	for _, e := range r.log[1:] {
 		if e.path != a2a.CardPath && (e.method != http.MethodPost || e.path != a2aEndpoint) {
-			what := e.rpc
-			if what == "" {
-				what = "a " + e.method + " request"
+			what := phrasef("%s", e.rpc)
+			if e.rpc == "" {
+				what = phrasef("a %s request", e.method)
 			}
 			return r.failLog(hintA2ACardURL, "the client sent %s to %s, but the agent card says requests go to %s%s", what, e.path, a2aShownURL, a2aEndpoint)
 		}
@@ -204,9 +204,9 @@ func a2aSpeaks(t *T) error {
 		return r.failLog(r.stuck(), "the client sent no request to the agent's endpoint, %s%s", a2aShownURL, a2aEndpoint)
 	}
 	e := posts[0]
-	refused := ""
+	var refused phrase // nothing, unless the agent refused the request
 	if e.err != nil {
-		refused = fmt.Sprintf(", and the agent answered error %d: %s", e.err.Code, e.err.Message)
+		refused = phrasef(", and the agent answered error %d: %s", e.err.Code, e.err.Message)
 	}
 	switch {
 	case e.version != a2a.Version10 && !strings.HasPrefix(e.version, a2a.Version10+"."): // 1.0.0 is 1.0 too

@@ -53,6 +53,34 @@
 // graders to attach where the mistake is specific to a stage, such as
 // [HintScanner] after a line over 64 KiB.
 //
+// # Two languages
+//
+// The course is in English and Russian, and so are reports. Graders are
+// written in English only, and stay readable: the Russian of each
+// phrase is looked up in one catalogue, ru.go, a map from the English
+// exactly as the source has it (a Failf format, a description given to
+// About or Expect, a hint, a stage's name) to its Russian.
+//
+// A *Failure carries both: [Failf] formats the English and, with the
+// same arguments, the Russian format into SummaryRU; About, and the
+// few functions that reword a summary, change both. An argument that is
+// itself a phrase of the catalogue (a description passed on through
+// "%s: ...") is translated too; ids, bytes, numbers, JSON and names on
+// the wire are shown as they are, in both. Hints have no arguments:
+// HintRU, and a stage's NameRU, are looked up when the stage ends.
+// The JSON of a report (what `wirelab grade --json` prints) keeps the
+// English in summary, hint and name, with summary_ru, hint_ru and
+// name_ru beside them.
+//
+// The text report is written in a [Lang]: [StageText], [SummaryText],
+// [Text] and [Report.WriteText] take one, with labels from the same
+// catalogue. A Russian report names each stage as its README.ru.md
+// does, the English name and then its Russian ("answers one call —
+// отвечает на один вызов"). A phrase the catalogue lacks stays English;
+// TestRussianCatalogue walks the package's source and fails for every
+// literal phrase without its Russian, and TestRussianVerbs for a
+// Russian format whose verbs are not the English's, in order.
+//
 // # Processes
 //
 // [T.Start] runs the program with pipes for stdin, stdout and stderr, in

@@ -310,27 +310,30 @@ func (e ftdRecorded) isToolError() bool {
 }
 
 // describe says what the event is, in a few words.
-func (e ftdRecorded) describe(rec []ftdRecorded) string {
+func (e ftdRecorded) describe(rec []ftdRecorded) phrase {
 	switch {
 	case e.Kind == "start":
-		return "the start of the recording, not a message"
+		return phrasef("the start of the recording, not a message")
 	case e.Kind == "exit":
-		return "the server's exit, not a message"
+		return phrasef("the server's exit, not a message")
 	case e.Dir == "err":
-		return "a line the server wrote on stderr, not a message"
+		return phrasef("a line the server wrote on stderr, not a message")
 	}
 	m, ok := e.message()
-	from := map[string]string{"out": "the host's", "in": "the server's"}[e.Dir]
+	from := phrasef("the server's")
+	if e.Dir == "out" {
+		from = phrasef("the host's")
+	}
 	switch {
 	case !ok:
-		return "a line that is not JSON"
+		return phrasef("a line that is not JSON")
 	case m.Method != "" && m.ID == nil:
-		return fmt.Sprintf("%s notification %s", from, m.Method)
+		return phrasef("%s notification %s", from, m.Method)
 	case m.Method != "":
-		return fmt.Sprintf("%s %s request, id %s", from, m.Method, m.ID)
+		return phrasef("%s %s request, id %s", from, m.Method, m.ID)
 	case e.isToolError():
-		return fmt.Sprintf("%s answer to %s id %s, a tool error", from, e.answers(rec), m.ID)
+		return phrasef("%s answer to %s id %s, a tool error", from, e.answers(rec), m.ID)
 	default:
-		return fmt.Sprintf("%s answer to %s id %s", from, e.answers(rec), m.ID)
+		return phrasef("%s answer to %s id %s", from, e.answers(rec), m.ID)
 	}
 }

@@ -48,7 +48,8 @@ func gradeCases() []gradeCase {
 
 // TestGolden grades every solution, starter and broken variant, checks
 // that each passes or fails where it should with the hint it should get,
-// and compares the whole text report with testdata/<exercise>/<name>.golden.
+// and compares the whole text report with testdata/<exercise>/<name>.golden,
+// and the same report in Russian with <name>.ru.golden.
 // Run with -update to rewrite the golden files.
 func TestGolden(t *testing.T) {
 	cases := gradeCases()
@@ -93,19 +94,25 @@ func TestGolden(t *testing.T) {
 				t.Errorf("hint %q, want %q:\n%s", failed.Failure.Hint, c.hint, text.String())
 			}
 
-			golden := filepath.Join("testdata", c.exercise, c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, text.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
+			var ru bytes.Buffer
+			rep.WriteText(&ru, Russian)
+			for golden, got := range map[string]string{
+				filepath.Join("testdata", c.exercise, c.name+".golden"):    text.String(),
+				filepath.Join("testdata", c.exercise, c.name+".ru.golden"): ru.String(),
+			} {
+				if *update {
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
 				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to write it)", err)
-			}
-			if diff := cmp.Diff(string(want), text.String()); diff != "" {
-				t.Errorf("report differs from %s (-want +got):\n%s", golden, diff)
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run with -update to write it)", err)
+				}
+				if diff := cmp.Diff(string(want), got); diff != "" {
+					t.Errorf("report differs from %s (-want +got):\n%s", golden, diff)
+				}
 			}
 		})
 	}

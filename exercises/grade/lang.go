@@ -25,19 +25,37 @@ func russian(en string) string {
 
 // russianf formats the Russian of format with args. An argument that is
 // itself a phrase of the catalogue (a description such as "a ping after
-// notifications/initialized", passed on to a "%s: ...") is translated
-// too; every other argument (ids, bytes, numbers, JSON, names on the
+// notifications/initialized", passed on to a "%s: ..."), or a phrase
+// made with phrasef, is translated too; every other argument (ids, bytes, numbers, JSON, names on the
 // wire) is shown as it is.
 func russianf(format string, args ...any) string {
 	ru := make([]any, len(args))
 	for i, a := range args {
-		ru[i] = a
-		if s, ok := a.(string); ok {
-			ru[i] = russian(s)
+		switch a := a.(type) {
+		case string:
+			ru[i] = russian(a)
+		case phrase:
+			ru[i] = russianf(a.format, a.args...)
+		default:
+			ru[i] = a
 		}
 	}
 	return fmt.Sprintf(russian(format), ru...)
 }
+
+// phrase is a description made of parts ("a POST of initialize"), to be
+// passed as an argument to Failf and the like: it is shown in English in
+// the English summary, and in Russian in the Russian one.
+type phrase struct {
+	format string
+	args   []any
+}
+
+// phrasef makes a phrase formatted like fmt.Sprintf.
+func phrasef(format string, args ...any) phrase { return phrase{format, args} }
+
+// String is the phrase in English.
+func (p phrase) String() string { return fmt.Sprintf(p.format, p.args...) }
 
 // text is the English text of the report's own words (labels, the
 // last line) in lang.

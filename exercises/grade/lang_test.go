@@ -15,9 +15,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// phrase is an English text of the graders found in their source, and
+// found is an English text of the graders found in their source, and
 // where.
-type phrase struct {
+type found struct {
 	text, pos string
 }
 
@@ -39,7 +39,7 @@ type phrase struct {
 // It also reports, as problems, the places that change a summary
 // without going through failure.go's functions, which keep the Russian
 // in step.
-func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
+func englishPhrases(t *testing.T) (phrases []found, problems []string) {
 	t.Helper()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
@@ -111,7 +111,7 @@ func englishPhrases(t *testing.T) (phrases []phrase, problems []string) {
 			t.Fatalf("%s: %v", fset.Position(lit.Pos()), err)
 		}
 		if s != "" {
-			phrases = append(phrases, phrase{s, fset.Position(lit.Pos()).String()})
+			phrases = append(phrases, found{s, fset.Position(lit.Pos()).String()})
 		}
 	}
 	named := regexp.MustCompile(`^([hH]int|what$|next$|BuildStage$)`)
@@ -264,18 +264,42 @@ func TestRussianCatalogue(t *testing.T) {
 	}
 }
 
-// verbs are the fmt verbs of a format, in order.
-var verb = regexp.MustCompile(`%[-+# 0]*[0-9*]*(?:\.[0-9*]+)?[a-zA-Z%]`)
+// verb matches a fmt verb, with its flags, width, precision and
+// explicit argument index.
+var verb = regexp.MustCompile(`%[-+# 0]*(\[\d+\])?[0-9*]*(?:\.[0-9*]+)?(\[\d+\])?([a-zA-Z%])`)
 
-// TestRussianVerbs checks that every Russian format has the verbs of its
-// English in the same order, so that the same arguments fill it. %q and
-// %s count as one: Russian may quote a string with guillemets, «%s».
+// verbsByArg maps each argument a format uses, from 1, to its verb's
+// letter, as fmt counts them: in order, or from an explicit %[n]. %q
+// counts as %s: Russian may quote a string with guillemets, «%s».
+func verbsByArg(format string) map[int]string {
+	byArg := map[int]string{}
+	next := 1
+	for _, m := range verb.FindAllStringSubmatch(format, -1) {
+		letter := m[3]
+		if letter == "%" {
+			continue
+		}
+		if letter == "q" {
+			letter = "s"
+		}
+		for _, index := range []string{m[1], m[2]} {
+			if index != "" {
+				next, _ = strconv.Atoi(strings.Trim(index, "[]"))
+			}
+		}
+		byArg[next] = letter
+		next++
+	}
+	return byArg
+}
+
+// TestRussianVerbs checks that every Russian format takes the arguments
+// of its English with the same verbs, so that the same arguments fill
+// it: in the same order, or reordered with %[n] where Russian puts
+// words in another order.
 func TestRussianVerbs(t *testing.T) {
-	sameQuotes := strings.NewReplacer("%q", "%s")
 	for en, ru := range russianText {
-		want := verb.FindAllString(sameQuotes.Replace(en), -1)
-		got := verb.FindAllString(sameQuotes.Replace(ru), -1)
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(verbsByArg(en), verbsByArg(ru)); diff != "" {
 			t.Errorf("%q\n%q\nverbs differ (-English +Russian):\n%s", en, ru, diff)
 		}
 		if strings.TrimSpace(ru) == "" {

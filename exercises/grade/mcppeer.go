@@ -168,11 +168,11 @@ func (x mcpExchange) method() string {
 }
 
 // what names a request in a sentence: "a POST of tools/call".
-func (x mcpExchange) what() string {
+func (x mcpExchange) what() phrase {
 	if m := x.method(); m != "" {
-		return "a POST of " + m
+		return phrasef("a POST of %s", m)
 	}
-	return "a " + x.Method
+	return phrasef("a %s", x.Method)
 }
 
 // request shows the request for a report: the HTTP method and the

@@ -106,6 +106,8 @@ var russianText = map[string]string{
 	"%s: the response is not the one expected":                                         "%s: ответ не тот, что ожидался",
 	// mcppeer.go
 	"; the last thing it sent was %s, answered with HTTP %d": "; последнее, что она отправила, — %s, и на это пришёл ответ HTTP %d",
+	"a POST of %s": "запрос POST с %s",
+	"a %s":         "запрос %s",
 	// a2aclient.go
 	"reads the agent card":                    "читает карточку агента",
 	"speaks A2A 1.0":                          "говорит на A2A 1.0",
@@ -156,6 +158,8 @@ var russianText = map[string]string{
 	"%s, and the client exited with status 0 as if it had a result":                                                               "%s, а клиент вышел со статусом 0, как будто получил результат",
 	"SendMessage answered with error -32603":                                                                                      "SendMessage, на который пришёл ответ с ошибкой -32603",
 	"GetTask answered with error -32001":                                                                                          "GetTask, на который пришёл ответ с ошибкой -32001",
+	", and the agent answered error %d: %s":                                                                                       ", а агент ответил ошибкой %d: %s",
+	"a %s request":                                                                                                                "запрос %s",
 	// findthedefect.go
 	"gives an answer":     "даёт ответ",
 	"finds a defect":      "находит дефект",
@@ -189,6 +193,15 @@ var russianText = map[string]string{
 	"Defect is empty: say what is wrong with event %d":                        "Defect пуст: скажите, что не так с событием %d",
 	"Defect is %q, which is not one of the codes":                             "Defect — %q, и это не один из кодов",
 	"Event is %d, and the recording's events are numbered 1 to %d":            "Event — %d, а события записи пронумерованы от 1 до %d",
+	"the start of the recording, not a message":                               "начало записи, а не сообщение",
+	"the server's exit, not a message":                                        "выход сервера, а не сообщение",
+	"a line the server wrote on stderr, not a message":                        "строка, которую сервер записал в stderr, а не сообщение",
+	"the server's":                        "от сервера",
+	"the host's":                          "от хоста",
+	"%s notification %s":                  "уведомление %[2]s %[1]s",
+	"%s %s request, id %s":                "запрос %[2]s %[1]s, id %[3]s",
+	"%s answer to %s id %s, a tool error": "ответ %s на %s с id %s, ошибка инструмента",
+	"%s answer to %s id %s":               "ответ %s на %s с id %s",
 	// fixagentcard.go
 	"serves its card at agent-card.json": "отдаёт свою карточку по agent-card.json",
 	"names the address it listens on":    "называет адрес, который слушает",
@@ -362,7 +375,7 @@ var russianText = map[string]string{
 	"the call worked, but the program exited with status %d":                                                                  "вызов сработал, но программа завершилась со статусом %d",
 	"stdout is not the text of the tool's answer":                                                                             "stdout — не текст ответа инструмента",
 	"the program exited with status %d without sending a message":                                                             "программа завершилась со статусом %d, не отправив ни одного сообщения",
-	"the program exited with status %d after %s, before calling the tool":                                                     "программа завершилась со статусом %d после %s, не вызвав инструмент",
+	"the program exited with status %d after %s, before calling the tool":                                                     "программа завершилась со статусом %d, не вызвав инструмент; последним было: %s",
 	"the tool failed (its result has isError: true), but the program exited with status 0, as if it had worked":               "инструмент не справился (у его результата isError: true), а программа завершилась со статусом 0, как будто всё сработало",
 	"the tool failed (its result has isError: true), and the program exited with status %d, not 1":                            "инструмент не справился (у его результата isError: true), а программа завершилась со статусом %d, а не 1",
 	"the tool failed, and the program wrote on stdout, which is for a tool's output; the text of a tool error goes on stderr": "инструмент не справился, а программа писала в stdout, который для вывода инструмента; текст ошибки инструмента идёт в stderr",
@@ -554,6 +567,8 @@ var russianText = map[string]string{
 	"a tool that does not exist, at version \"2.0\"":    "несуществующий инструмент, версии \"2.0\"",
 	"word_count at version \"1.0\" after the refusals":  "word_count версии \"1.0\" после отказов",
 	"word_count at version \"1.1\" after the refusals":  "word_count версии \"1.1\" после отказов",
+	"word_count at version \"2.0\" on %q":               "word_count версии \"2.0\" на %q",
+	"word_count at version %q":                          "word_count версии %q",
 	// stdioclient.go
 	"makes a call":             "делает вызов",
 	"starts the server once":   "запускает сервер один раз",
@@ -574,7 +589,7 @@ var russianText = map[string]string{
 	"the server got a request without an id":                                                                             "сервер получил запрос без id",
 	"the program exited with status %d, and its stdout is not the results in the order of the calls":                     "программа завершилась со статусом %d, и её stdout — не результаты в порядке вызовов",
 	"the calls worked, and the program exited with status %d":                                                            "вызовы сработали, а программа завершилась со статусом %d",
-	"the program started the server %d times for %d calls":                                                               "программа запустила сервер %d раз на %d вызовов",
+	"the program started the server %d times for %d calls":                                                               "программа запускала сервер не один раз: запусков — %d, вызовов — %d",
 	"the program sent one call and waited for its answer before sending the next; the server answers when it has all %d": "программа отправила один вызов и ждала ответа, прежде чем отправить следующий; а сервер отвечает, когда получит все %d",
 	"the server answered the calls in the order 3, 1, 4, 2":                                                              "сервер ответил на вызовы в порядке 3, 1, 4, 2",
 	"the program killed its server instead of closing its stdin":                                                         "программа убила свой сервер вместо того, чтобы закрыть его stdin",
@@ -601,4 +616,6 @@ var russianText = map[string]string{
 	"a word_count call whose \"text\" is a number": "вызов word_count, у которого \"text\" — число",
 	"a word_count call without \"args\"":           "вызов word_count без \"args\"",
 	"a good call after them":                       "правильный вызов после них",
+	"call %d of 3":                                 "вызов %d из 3",
+	"a call with id %s":                            "вызов с id %s",
 }

@@ -79,7 +79,7 @@ func svHint(h string) func([]byte) string {
 // svRefused checks that a version is refused with the versions served.
 // served is the hint for a server that answered it instead.
 func svRefused(p *Process, id, version, served string) error {
-	return svExpect(p, fmt.Sprintf("word_count at version %q", version),
+	return aboutf(svExpect(p, "",
 		svCall(id, version, "which version?"),
 		`{"id":`+id+`,"error":{"code":"incompatible_version","message":"<string>","versions":`+svServed+`}}`,
 		Subset, func(got []byte) string {
@@ -90,7 +90,7 @@ func svRefused(p *Process, id, version, served string) error {
 				return hintSVListVersions
 			}
 			return ""
-		})
+		}), "", "word_count at version %q", version)
 }
 
 func svCurrent(t *T) error {
@@ -108,8 +108,9 @@ func svCurrent(t *T) error {
 		{"1", "read the wire", `{"words":3,"characters":13,"lines":1}`},
 		{"2", "one\ntwo lines", `{"words":3,"characters":13,"lines":2}`},
 	} {
-		err := svExpect(p, fmt.Sprintf(`word_count at version "2.0" on %q`, c.text),
-			svCall(c.id, "2.0", c.text), `{"id":`+c.id+`,"result":`+c.result+`}`, Exact, newShape)
+		err := aboutf(svExpect(p, "",
+			svCall(c.id, "2.0", c.text), `{"id":`+c.id+`,"result":`+c.result+`}`, Exact, newShape),
+			"", `word_count at version "2.0" on %q`, c.text)
 		if err != nil {
 			return err
 		}
@@ -133,9 +134,10 @@ func svCompatible(t *T) error {
 		return err
 	}
 	for _, c := range []struct{ id, version string }{{"3", "1.1"}, {"4", "1.0"}} {
-		err := svExpect(p, fmt.Sprintf("word_count at version %q", c.version),
+		err := aboutf(svExpect(p, "",
 			svCall(c.id, c.version, "read the wire"),
-			`{"id":`+c.id+`,"result":{"words":3,"chars":13}}`, Exact, svHint(hintSVOldShape))
+			`{"id":`+c.id+`,"result":{"words":3,"chars":13}}`, Exact, svHint(hintSVOldShape)),
+			"", "word_count at version %q", c.version)
 		if err != nil {
 			return err
 		}

@@ -60,9 +60,11 @@ func stdioEchoesIDs(t *T) error {
 		{`"call-7"`, "a b c", `{"words":3,"chars":5}`, ""},
 		{`12345678901234567890`, "bigger than an int64", `{"words":4,"chars":20}`, HintIDChanged},
 	} {
-		err := p.Expect("a call with id "+c.id,
+		// The description has the id in it: aboutf puts it in front of
+		// a failure, in English and in Russian.
+		err := aboutf(p.Expect("",
 			fmt.Sprintf(`{"id":%s,"name":"word_count","args":{"text":%q}}`, c.id, c.text),
-			fmt.Sprintf(`{"id":%s,"result":%s}`, c.id, c.result))
+			fmt.Sprintf(`{"id":%s,"result":%s}`, c.id, c.result)), "", "a call with id %s", c.id)
 		if err != nil {
 			return WithHint(err, c.hint)
 		}
@@ -145,9 +147,9 @@ func stdioCleanEnd(t *T) error {
 		return err
 	}
 	for i, text := range []string{"one", "two words", "and three words"} {
-		err := p.Expect(fmt.Sprintf("call %d of 3", i+1),
+		err := aboutf(p.Expect("",
 			fmt.Sprintf(`{"id":%d,"name":"word_count","args":{"text":%q}}`, i+1, text),
-			fmt.Sprintf(`{"id":%d,"result":{"words":%d,"chars":%d}}`, i+1, len(strings.Fields(text)), len(text)))
+			fmt.Sprintf(`{"id":%d,"result":{"words":%d,"chars":%d}}`, i+1, len(strings.Fields(text)), len(text))), "", "call %d of 3", i+1)
 		if err != nil {
 			return err
 		}
