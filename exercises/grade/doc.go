@@ -79,7 +79,8 @@
 // отвечает на один вызов"). A phrase the catalogue lacks stays English;
 // TestRussianCatalogue walks the package's source and fails for every
 // literal phrase without its Russian, and TestRussianVerbs for a
-// Russian format whose verbs are not the English's, in order.
+// Russian format that does not take the English's arguments with the
+// same verbs.
 //
 // # Processes
 //

@@ -1,11 +1,12 @@
 package grade
 
 // russianText is the Russian catalogue: every English phrase the graders
-// show, keyed by its English exactly as it stands in the source (a
-// format keeps its verbs, in the same order; see russianf), grouped by
-// the file it comes from. Names on the wire (methods, keys, headers,
-// statuses, codes), Go identifiers and commands stay English inside the
-// Russian, as the lessons in chapters/ru write them.
+// show, keyed by its English exactly as it stands in the source, and
+// grouped by the file it comes from. A format's Russian takes the same
+// arguments with the same verbs, in order or named with %[n]. Names on
+// the wire (methods, keys, headers, statuses, codes), Go identifiers and
+// commands stay English inside the Russian, as the lessons in chapters/ru
+// write them.
 var russianText = map[string]string{
 	// report.go
 	"the same failure as stage %d":       "тот же провал, что на этапе %d",
@@ -131,7 +132,7 @@ var russianText = map[string]string{
 	"A JSON-RPC error (an \"error\" member where \"result\" should be) is the agent refusing the request: there is no task to follow and nothing to print. Say so on stderr, with the error's code and message, and exit with a non-zero status; the same when it answers GetTask.":                                                    "Ошибка JSON-RPC (поле \"error\" там, где должен быть \"result\") — это агент отклоняет запрос: следить не за чем и печатать нечего. Скажите об этом в stderr, с кодом и сообщением ошибки, и завершитесь с ненулевым статусом; так же, когда так отвечают на GetTask.",
 	"; its requests: %s": "; её запросы: %s",
 	"the agent never answered the client with a task (the client exited with status %d)":                                          "агент так и не ответил клиенту задачей (клиент завершился со статусом %d)",
-	"the client exited (status %d) before the task was %s: the last state it was told is %s":                                      "клиент завершился (статус %d) раньше, чем задача стала %s: последнее состояние, о котором ему сказали, — %s",
+	"the client exited (status %d) before the task was %s: the last state it was told is %s":                                      "клиент завершился (статус %d) раньше, чем задача дошла до %s: последнее состояние, о котором ему сказали, — %s",
 	"the client did not begin by reading the agent card (GET %s)":                                                                 "клиент начал не с чтения карточки агента (GET %s)",
 	"the client sent %s to %s, but the agent card says requests go to %s%s":                                                       "клиент отправил %s на %s, а карточка агента говорит, что запросы идут на %s%s",
 	"after reading the agent card the client sent the agent nothing (exit status %d)":                                             "прочитав карточку агента, клиент ничего не отправил агенту (статус выхода %d)",
@@ -153,7 +154,7 @@ var russianText = map[string]string{
 	"the agent refused the client's answer: error %d: %s":                                                                         "агент отклонил ответ клиента: ошибка %d: %s",
 	"the deploy completed, but the client exited with status %d":                                                                  "деплой завершился, но клиент вышел со статусом %d",
 	"the deploy completed, but stdout does not hold its result: the deploy log (text, a line per step) and the deployment (data)": "деплой завершился, но в stdout нет его результата: журнала деплоя (текст, по строке на шаг) и развёртывания (данные)",
-	"the task ended %s (%q), but the client exited with status 0":                                                                 "задача закончилась %s (%q), а клиент вышел со статусом 0",
+	"the task ended %s (%q), but the client exited with status 0":                                                                 "задача закончилась в состоянии %s (%q), а клиент вышел со статусом 0",
 	"the client never made the request that the agent answers with error %d: it exited with status %d":                            "клиент так и не сделал запрос, на который агент отвечает ошибкой %d: он завершился со статусом %d",
 	"%s, and the client exited with status 0 as if it had a result":                                                               "%s, а клиент вышел со статусом 0, как будто получил результат",
 	"SendMessage answered with error -32603":                                                                                      "SendMessage, на который пришёл ответ с ошибкой -32603",
@@ -322,7 +323,7 @@ var russianText = map[string]string{
 	"The server read the body before checking who sent it. Check the Authorization header first: a caller without a valid token gets 401 and nothing else, not even a parse error about its body.":                                                                                                                                     "Сервер прочитал тело, прежде чем проверить, кто его прислал. Сначала проверяйте заголовок Authorization: вызывающий без действительного токена получает 401 и больше ничего, даже ошибки разбора своего тела.",
 	"The token is valid, so the server knows the caller: what is missing is a permission, and that is 403 Forbidden. 401 would tell the client that its token is unknown, and a new token for the same caller would not help.":                                                                                                         "Токен действителен, значит, сервер знает вызывающего: не хватает разрешения, а это 403 Forbidden. 401 сказал бы клиенту, что его токен неизвестен, а новый токен для того же вызывающего не помог бы.",
 	"The reader token deployed to production. deploy_service with \"env\":\"production\" needs the deploy:production scope, which only the ops token carries: look up the token's scopes and answer 403 when that one is missing.":                                                                                                     "Токен reader задеплоил в production. deploy_service с \"env\":\"production\" требует scope deploy:production, который есть только у токена ops: найдите scope токена и отвечайте 403, когда нужного нет.",
-	"RFC 6750 section 3.1: a 403 for a missing scope says so in its challenge, WWW-Authenticate: Bearer realm=\"http-server\", error=\"insufficient_scope\", scope=\"deploy:production\", so that the client knows which token to ask for.":                                                                                            "RFC 6750, раздел 3.1: ответ 403 из-за недостающего scope говорит об этом в своём вызове (challenge), WWW-Authenticate: Bearer realm=\"http-server\", error=\"insufficient_scope\", scope=\"deploy:production\", чтобы клиент знал, какой токен просить.",
+	"RFC 6750 section 3.1: a 403 for a missing scope says so in its challenge, WWW-Authenticate: Bearer realm=\"http-server\", error=\"insufficient_scope\", scope=\"deploy:production\", so that the client knows which token to ask for.":                                                                                            "RFC 6750, раздел 3.1: ответ 403 из-за недостающего scope говорит об этом в заголовке WWW-Authenticate: Bearer realm=\"http-server\", error=\"insufficient_scope\", scope=\"deploy:production\", чтобы клиент знал, какой токен просить.",
 	"Each kind of bad call has its status: 415 for a body not sent as application/json, 400 for a body that is not JSON, 404 for a tool that does not exist, 422 for arguments the tool refuses (the JSON parsed, so not 400), each with a JSON error whose code names the problem.":                                                   "У каждого вида плохого вызова свой статус: 415 для тела, отправленного не как application/json, 400 для тела, которое не является JSON, 404 для несуществующего инструмента, 422 для аргументов, которые инструмент отвергает (JSON разобран, так что не 400), и у каждого — ошибка в JSON, код которой называет проблему.",
 	"GET /execute": "GET /execute",
 	"a word_count call with the reader token":                  "вызов word_count с токеном reader",
@@ -446,10 +447,10 @@ var russianText = map[string]string{
 	"The answer is right but its WWW-Authenticate is not: a 401 for a token names error=\"invalid_token\" (RFC 6750 section 3.1), a 403 for a scope names error=\"insufficient_scope\" and the scope=\"...\" that would do, and both name resource_metadata.":                                                                                                                                                                                                                          "Ответ верный, а его WWW-Authenticate — нет: 401 из-за токена называет error=\"invalid_token\" (RFC 6750, раздел 3.1), 403 из-за scope называет error=\"insufficient_scope\" и scope=\"...\", которого хватило бы, и оба называют resource_metadata.",
 	"the answer is %s; %s was expected":                                                        "ответ — %s; ожидался %s",
 	"the answer is 200 OK, but its result.structuredContent is %s, not %s":                     "ответ — 200 OK, но его result.structuredContent — %s, а не %s",
-	"the 401 has no WWW-Authenticate: Bearer challenge naming resource_metadata=%q":            "у 401 нет вызова WWW-Authenticate: Bearer, называющего resource_metadata=%q",
-	"the %d has no WWW-Authenticate: Bearer challenge":                                         "у %d нет вызова WWW-Authenticate: Bearer",
-	"the %d's challenge says error=%q; error=%q was expected":                                  "вызов у %d говорит error=%q; ожидался error=%q",
-	"the 403's challenge says scope=%q, which does not name %s":                                "вызов у 403 говорит scope=%q, где нет %s",
+	"the 401 has no WWW-Authenticate: Bearer challenge naming resource_metadata=%q":            "у 401 нет заголовка WWW-Authenticate: Bearer с resource_metadata=%q",
+	"the %d has no WWW-Authenticate: Bearer challenge":                                         "у %d нет заголовка WWW-Authenticate: Bearer",
+	"the %d's challenge says error=%q; error=%q was expected":                                  "WWW-Authenticate у %d говорит error=%q; ожидался error=%q",
+	"the 403's challenge says scope=%q, which does not name %s":                                "WWW-Authenticate у 403 говорит scope=%q, где нет %s",
 	"a word_count call without an Authorization header":                                        "вызов word_count без заголовка Authorization",
 	"the protected resource metadata":                                                          "метаданные защищённого ресурса",
 	"the protected resource metadata does not name this resource and its authorization server": "метаданные защищённого ресурса не называют этот ресурс и его сервер авторизации",

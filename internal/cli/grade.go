@@ -95,7 +95,11 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 	if !o.watch {
 		return gradeOnce(ctx, graders, dirs, o, env)
 	}
-	fmt.Fprintf(env.Stderr, "wirelab: watching %s for changes to .go files; Ctrl-C stops\n", strings.Join(dirs, ", "))
+	watching, again := "wirelab: watching %s for changes to .go files; Ctrl-C stops\n", "\n--- %s: a file changed; grading again\n\n"
+	if o.lang == grade.Russian {
+		watching, again = "wirelab: слежу за изменениями .go-файлов в %s; Ctrl-C останавливает\n", "\n--- %s: файл изменился; проверяю заново\n\n"
+	}
+	fmt.Fprintf(env.Stderr, watching, strings.Join(dirs, ", "))
 	for {
 		before := snapshot(dirs)
 		code, err := gradeOnce(ctx, graders, dirs, o, env)
@@ -110,7 +114,7 @@ func gradeCmd(ctx context.Context, args []string, env Env) (int, error) {
 			return code, nil
 		}
 		if !o.json {
-			fmt.Fprintf(env.Stdout, "\n--- %s: a file changed; grading again\n\n", time.Now().Format("15:04:05"))
+			fmt.Fprintf(env.Stdout, again, time.Now().Format("15:04:05"))
 		}
 	}
 }
