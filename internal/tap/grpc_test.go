@@ -138,15 +138,7 @@ func TestGRPCUpstreamDown(t *testing.T) {
 // crossed. Frames that are not header blocks are recorded still.
 func TestFramesWithholdUnreadBlocks(t *testing.T) {
 	const maxData = 64
-	var buf bytes.Buffer
-	enc := hpack.NewEncoder(&buf)
-	block := func(fields ...hpack.HeaderField) []byte {
-		buf.Reset()
-		for _, f := range fields {
-			enc.WriteField(f)
-		}
-		return bytes.Clone(buf.Bytes())
-	}
+	block := hpackEncoder()
 	secret := "Bearer " + strings.Repeat("s", 100) // the frame is longer than maxData
 	auth := hpack.HeaderField{Name: "authorization", Value: secret}
 	auth.Sensitive = true // a literal never indexed: the value itself crosses each time

@@ -14,20 +14,28 @@ func headersFrame(block []byte) []byte {
 	return append([]byte{byte(n >> 16), byte(n >> 8), byte(n), 0x1, flagEndHeaders, 0, 0, 0, 1}, block...)
 }
 
+// hpackEncoder returns a function that encodes header blocks one after
+// another, as one direction of a connection does: its dynamic table
+// remembers what earlier blocks added.
+func hpackEncoder() func(fields ...hpack.HeaderField) []byte {
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	return func(fields ...hpack.HeaderField) []byte {
+		buf.Reset()
+		for _, f := range fields {
+			enc.WriteField(f)
+		}
+		return bytes.Clone(buf.Bytes())
+	}
+}
+
 // TestHeaderMasker: a masker that sees a connection's blocks from the
 // first masks the secret where it is sent and reads the later block that
 // refers to it; one that starts at the later block cannot read it, and
 // says so, and every block after it is unreadable too.
 func TestHeaderMasker(t *testing.T) {
-	var buf bytes.Buffer
-	enc := hpack.NewEncoder(&buf)
-	block := func(fields ...hpack.HeaderField) []byte {
-		buf.Reset()
-		for _, f := range fields {
-			enc.WriteField(f)
-		}
-		return headersFrame(bytes.Clone(buf.Bytes()))
-	}
+	encode := hpackEncoder()
+	block := func(fields ...hpack.HeaderField) []byte { return headersFrame(encode(fields...)) }
 	auth := hpack.HeaderField{Name: "authorization", Value: "Bearer secret"}
 	path := hpack.HeaderField{Name: ":path", Value: "/tools.v1.ToolServer/ExecuteTool"}
 	first := block(path, auth)

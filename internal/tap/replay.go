@@ -161,24 +161,18 @@ type genMap struct {
 
 func newGenMap() *genMap { return &genMap{seenR: map[string]bool{}, seenA: map[string]bool{}} }
 
-func (m *genMap) addRecorded(data []byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, id := range generatedIDs(data) {
-		if !m.seenR[id] {
-			m.seenR[id] = true
-			m.recorded = append(m.recorded, id)
-		}
-	}
-}
+// addRecorded and addActual take the generated ids of a recorded answer
+// and of a replayed one.
+func (m *genMap) addRecorded(data []byte) { m.add(&m.recorded, m.seenR, data) }
+func (m *genMap) addActual(data []byte)   { m.add(&m.actual, m.seenA, data) }
 
-func (m *genMap) addActual(data []byte) {
+func (m *genMap) add(ids *[]string, seen map[string]bool, data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, id := range generatedIDs(data) {
-		if !m.seenA[id] {
-			m.seenA[id] = true
-			m.actual = append(m.actual, id)
+		if !seen[id] {
+			seen[id] = true
+			*ids = append(*ids, id)
 		}
 	}
 }
