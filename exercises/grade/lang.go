@@ -26,8 +26,8 @@ func russian(en string) string {
 // russianf formats the Russian of format with args. An argument that is
 // itself a phrase of the catalogue (a description such as "a ping after
 // notifications/initialized", passed on to a "%s: ..."), or a phrase
-// made with phrasef, is translated too; every other argument (ids, bytes, numbers, JSON, names on the
-// wire) is shown as it is.
+// made with phrasef, is translated too; every other argument (ids,
+// bytes, numbers, JSON, names on the wire) is shown as it is.
 func russianf(format string, args ...any) string {
 	ru := make([]any, len(args))
 	for i, a := range args {
@@ -57,8 +57,8 @@ func phrasef(format string, args ...any) phrase { return phrase{format, args} }
 // String is the phrase in English.
 func (p phrase) String() string { return fmt.Sprintf(p.format, p.args...) }
 
-// text is the English text of the report's own words (labels, the
-// last line) in lang.
+// text is one of the report's own words (a label, the last line), given
+// in English, in lang.
 func text(lang Lang, en string) string {
 	if lang == Russian {
 		return russian(en)
