@@ -18,7 +18,13 @@ func TestGarbageClosesWith1007(t *testing.T) {
 	id := readHello(t, tab).Session
 	watcher := dialPath(t, srv, "?watch="+id)
 	readHello(t, watcher)
-	for name, conn := range map[string]*websocket.Conn{"follower": watcher, "tab": tab} {
+	// The follower first: closing the tab ends its session, and with it
+	// the follower's connection (1000).
+	for _, c := range []struct {
+		name string
+		conn *websocket.Conn
+	}{{"follower", watcher}, {"tab", tab}} {
+		name, conn := c.name, c.conn
 		if err := conn.WriteMessage(websocket.TextMessage, []byte("{not json")); err != nil {
 			t.Fatal(err)
 		}
