@@ -44,16 +44,19 @@ export function diagnose(row, request, ctx) {
 }
 
 // refusal reads the playground's refusal of an exchange: the Go error
-// of the connection, the handshake or the start of a program.
+// of the connection, the handshake or the start of a program. The
+// playground words it in the page's language (playground/wire,
+// notes_text.go), so each step is matched in English and in Russian;
+// Go's own errors inside ("connection refused") are English in both.
 function refusal(text, ctx) {
   const host = ctx.host;
-  if (/could not start/.test(text)) return { key: "notStarted", args: [host], more: [] };
+  if (/could not start|не удалось запустить/.test(text)) return { key: "notStarted", args: [host], more: [] };
   if (/connection refused/.test(text)) return { key: "refused", args: [host], more: [] };
   if (/no such host|server misbehaving/.test(text)) return { key: "dns", args: [host], more: [] };
-  if (/sent no client certificate|refused the client certificate/.test(text)) return { key: "tlsClientCert", args: [host], more: [] };
-  if (/unknown authority/.test(text)) return { key: "tlsUnknown", args: [host], more: [] };
-  if (/wrong name/.test(text)) return { key: "tlsName", args: [host], more: [] };
-  if (/does not speak TLS/.test(text)) return { key: "tlsPlain", args: [host], more: [] };
+  if (/sent no client certificate|refused the client certificate|не отправила сертификат клиента|отверг сертификат клиента/.test(text)) return { key: "tlsClientCert", args: [host], more: [] };
+  if (/unknown authority|неизвестный удостоверяющий центр/.test(text)) return { key: "tlsUnknown", args: [host], more: [] };
+  if (/wrong name|чужое имя/.test(text)) return { key: "tlsName", args: [host], more: [] };
+  if (/does not speak TLS|не поддерживает TLS/.test(text)) return { key: "tlsPlain", args: [host], more: [] };
   // A TLS server answers a plaintext request with a TLS alert record:
   // bytes 0x15 0x03, which Go's HTTP reader calls a malformed answer.
   if (/malformed HTTP (response|status)/.test(text) && /\\x15\\x03|\\x16\\x03/.test(text)) return { key: "plainToTLS", args: [host], more: [] };

@@ -211,6 +211,7 @@ func (h *Hub) serveAudience(w http.ResponseWriter, r *http.Request, id string, a
 	ctx, cancel := context.WithCancelCause(h.ctx)
 	defer cancel(nil)
 	fl := newFollower(cancel)
+	fl.lang = langOf(r)
 	hello := mustJSON(Hello{Op: "hello", Session: sessionOf(id), Watching: true, Presenter: true})
 	h.mu.Lock()
 	err := h.ctx.Err()
@@ -234,7 +235,7 @@ func (h *Hub) serveAudience(w http.ResponseWriter, r *http.Request, id string, a
 	}
 	defer h.wg.Done()
 	defer a.detach(fl)
-	h.serveFollower(ctx, cancel, w, r, fl, a, "this tab follows the presenter; it cannot send")
+	h.serveFollower(ctx, cancel, w, r, fl, a, say(noteFollowing).in(fl.lang))
 }
 
 // sessionOf is the session a presenter's follower names in its hello:

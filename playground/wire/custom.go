@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"strings"
 )
@@ -25,15 +24,15 @@ func (s *session) handleCustom(c Command) {
 	if !s.local {
 		// Starting a program, or connecting wherever the page says, is for
 		// the learner at this machine only.
-		s.refuse(c.ID, fmt.Sprintf("%s runs only for pages opened on this machine: this one came from elsewhere", c.Target))
+		s.refuse(c.ID, s.say(noteCustomLocalOnly, c.Target))
 		return
 	}
 	if strings.TrimSpace(c.To) == "" {
-		s.refuse(c.ID, fmt.Sprintf(`%s needs "to": %s`, c.Target, customExample(c.Target)))
+		s.refuse(c.ID, s.say(noteCustomNeedsTo, c.Target, customExample(c.Target)))
 		return
 	}
 	if len(c.To) > maxTo {
-		s.refuse(c.ID, fmt.Sprintf(`"to" is %d bytes; at most %d are taken`, len(c.To), maxTo))
+		s.refuse(c.ID, s.say(noteToTooLong, len(c.To), maxTo))
 		return
 	}
 	switch c.Op {
@@ -44,13 +43,13 @@ func (s *session) handleCustom(c Command) {
 			return
 		}
 		if c.Target != "custom-stdio" {
-			s.refuse(c.ID, fmt.Sprintf("only stdio servers restart, and gRPC connections; %s has no process or connection of ours to restart", c.Target))
+			s.refuse(c.ID, s.say(noteCustomNoRestart, c.Target))
 			return
 		}
 		s.restartChild(childKey{target: c.Target, to: c.To})
 		return
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown op %q: the page sends \"send\" or \"restart\"", c.Op))
+		s.refuse(c.ID, s.say(noteUnknownOp, c.Op))
 		return
 	}
 	switch c.Target {
@@ -59,28 +58,28 @@ func (s *session) handleCustom(c Command) {
 	case "custom-http":
 		base, err := customURL(c.To)
 		if err != nil {
-			s.refuse(c.ID, err.Error())
+			s.refuse(c.ID, s.explain(err))
 			return
 		}
 		s.exchange(c, func(ctx context.Context) error { return s.exchangeHTTP(ctx, c, base) })
 	case "custom-grpc":
 		s.sendCustomGRPC(c) // custom_grpc.go
 	default:
-		s.refuse(c.ID, fmt.Sprintf("unknown target %q: the custom targets are custom-stdio, custom-http and custom-grpc", c.Target))
+		s.refuse(c.ID, s.say(noteUnknownTarget, c.Target, "custom-stdio, custom-http, custom-grpc"))
 	}
 }
 
 // customExample says what a custom target's "to" looks like.
-func customExample(target string) string {
+func customExample(target string) *notice {
 	switch target {
 	case "custom-stdio":
-		return `the command line that starts your server, such as "python3 my_server.py"`
+		return say(noteExampleStdio)
 	case "custom-http":
-		return `your server's URL, such as "http://127.0.0.1:9000/mcp" or "https://mcp.example.com/mcp" (then perhaps -cacert FILE)`
+		return say(noteExampleHTTP)
 	case "custom-grpc":
-		return `your server's host:port, such as "127.0.0.1:9000", and how to reach it, such as "localhost:9443 -cacert ca.pem -proto api.proto"`
+		return say(noteExampleGRPC)
 	}
-	return "where your server is"
+	return say(noteExampleOther)
 }
 
 // customURL checks the URL of a custom-http target (custom_http.go),
@@ -98,7 +97,7 @@ func customAddr(to string) (string, error) {
 	to = strings.TrimSpace(to)
 	host, port, err := net.SplitHostPort(to)
 	if err != nil || host == "" || port == "" || strings.Contains(to, "/") {
-		return "", fmt.Errorf("custom-grpc needs %s (host:port with no scheme: -tls asks for TLS), got %q", customExample("custom-grpc"), to)
+		return "", say(noteGRPCAddr, customExample("custom-grpc"), to)
 	}
 	return to, nil
 }
@@ -108,7 +107,7 @@ func startError(to string, err error) error {
 	if inner := errors.Unwrap(err); inner != nil {
 		err = inner // stdio.StartProcess's own wrapping repeats the program's name
 	}
-	return fmt.Errorf("custom-stdio: could not start %q: %v", to, err)
+	return say(noteCouldNotStart, to, err)
 }
 
 // splitCommandLine splits a command line into words the way a POSIX
@@ -133,7 +132,7 @@ func splitCommandLine(line string) ([]string, error) {
 			}
 		case '\\':
 			if i+1 == len(line) {
-				return nil, fmt.Errorf("the command line ends with a backslash, which escapes nothing: %q", line)
+				return nil, say(noteTrailingBackslash, line)
 			}
 			i++
 			if line[i] == '\n' {
@@ -146,7 +145,7 @@ func splitCommandLine(line string) ([]string, error) {
 		case '\'':
 			end := strings.IndexByte(line[i+1:], '\'')
 			if end < 0 {
-				return nil, fmt.Errorf("unbalanced single quote at byte %d of the command line: %q", i, line)
+				return nil, say(noteUnbalancedSingle, i, line)
 			}
 			word.WriteString(line[i+1 : i+1+end])
 			i += 1 + end
@@ -163,7 +162,7 @@ func splitCommandLine(line string) ([]string, error) {
 				word.WriteByte(line[j])
 			}
 			if j == len(line) {
-				return nil, fmt.Errorf("unbalanced double quote at byte %d of the command line: %q", i, line)
+				return nil, say(noteUnbalancedDouble, i, line)
 			}
 			i = j
 			inWord = true
@@ -176,7 +175,7 @@ func splitCommandLine(line string) ([]string, error) {
 		argv = append(argv, word.String())
 	}
 	if len(argv) == 0 {
-		return nil, errors.New("the command line is empty")
+		return nil, say(noteEmptyCommand)
 	}
 	return argv, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -177,53 +176,99 @@ func (s *sniffer) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// says describes how the latest connection was secured, for a note on the
-// page.
-func (c *watchedCreds) says(addr string) string {
+// says describes how the latest connection was secured, in English, for
+// what is not a tab's (a description of the server's methods).
+func (c *watchedCreds) says(addr string) string { return c.saying(addr).Error() }
+
+// saying describes how the latest connection was secured, for a note on
+// the page.
+func (c *watchedCreds) saying(addr string) *notice {
 	if c == nil || !c.tls {
-		return "plaintext HTTP/2 (h2c) to " + addr + ": nothing is encrypted, and the server is not authenticated"
+		return say(notePlaintextH2C, addr)
 	}
 	c.last.mu.Lock()
 	state := c.last.state
 	c.last.mu.Unlock()
-	mutual := ""
+	mutual := say(noteVerbatim, "")
 	if c.client != "" {
-		mutual = "; this side presents " + c.client + " (mutual TLS)"
+		mutual = say(noteMutual, credsWords(c.client))
 	}
 	if state == nil || len(state.PeerCertificates) == 0 {
-		return "TLS to " + addr + ", verified against " + c.trusts + mutual
+		return say(noteTLSTo, addr, credsWords(c.trusts), mutual)
 	}
 	cert := state.PeerCertificates[0]
-	return fmt.Sprintf("%s (%s) to %s: the server's certificate for %s, issued by %q, is verified against %s%s",
-		tls.VersionName(state.Version), tls.CipherSuiteName(state.CipherSuite), addr, certNames(cert), cert.Issuer.CommonName, c.trusts, mutual)
+	return say(noteTLSState, tls.VersionName(state.Version), tls.CipherSuiteName(state.CipherSuite), addr,
+		certNames(cert), cert.Issuer.CommonName, credsWords(c.trusts), mutual)
+}
+
+// credsWords words what verifies a server's certificate, or the client
+// certificate this side presents, in either language: grpcDial and
+// clientCertSays (custom_grpc.go) name them in English, in these forms,
+// and the watched credentials keep those words. Anything else is kept
+// as it is.
+func credsWords(s string) *notice {
+	for _, f := range []struct {
+		key            noteKey
+		prefix, suffix string
+	}{
+		{noteTrustsMachine, "this machine's system roots", ""},
+		{noteTrustsSystem, "the system roots", ""},
+		{noteTrustsPasted, "the CA pasted on the page (", ")"},
+		{noteTrustsCA, "the CA in ", ""},
+		{noteClientCertPasted, "the client certificate pasted on the page (", ")"},
+		{noteClientCertIn, "the client certificate in ", ""},
+	} {
+		rest, ok := strings.CutPrefix(s, f.prefix)
+		if !ok || !strings.HasSuffix(rest, f.suffix) {
+			continue
+		}
+		rest = strings.TrimSuffix(rest, f.suffix)
+		if f.key == noteTrustsMachine || f.key == noteTrustsSystem {
+			if rest != "" {
+				continue
+			}
+			return say(f.key)
+		}
+		return say(f.key, rest)
+	}
+	return say(noteVerbatim, s)
 }
 
 // certNames lists the names a certificate is valid for.
-func certNames(cert *x509.Certificate) string {
+func certNames(cert *x509.Certificate) *notice {
 	names := append([]string(nil), cert.DNSNames...)
 	for _, ip := range cert.IPAddresses {
 		names = append(names, ip.String())
 	}
 	if len(names) == 0 {
-		return fmt.Sprintf("%q (a common name only, which clients no longer accept as a host name)", cert.Subject.CommonName)
+		return say(noteCommonNameOnly, cert.Subject.CommonName)
 	}
-	return strings.Join(names, ", ")
+	return say(noteVerbatim, strings.Join(names, ", "))
 }
 
 // explainCallError makes an error of a call that could not be made say
 // which step failed, when the step was TLS's, and what to change.
 func explainCallError(err error, d *grpcDial) error {
-	if why := d.creds.diagnose(d.addr, err); why != "" {
-		return errors.New(why)
+	if why := d.creds.diagnosis(d.addr, err); why != nil {
+		return why
 	}
 	return bytesHint(err)
 }
 
-// diagnose says what went wrong in the latest handshake, or "" when
-// nothing did (or it cannot tell). err is the call's.
+// diagnose is diagnosis in English, or "" when there is none, for what
+// is not a tab's (a description of the server's methods).
 func (c *watchedCreds) diagnose(addr string, err error) string {
+	if why := c.diagnosis(addr, err); why != nil {
+		return why.Error()
+	}
+	return ""
+}
+
+// diagnosis says what went wrong in the latest handshake, or nil when
+// nothing did (or it cannot tell). err is the call's.
+func (c *watchedCreds) diagnosis(addr string, err error) *notice {
 	if c == nil {
-		return ""
+		return nil
 	}
 	c.last.mu.Lock()
 	handshakeErr, first, refused, asked, sent := c.last.err, c.last.first, c.last.refused, c.last.asked, c.last.sent
@@ -231,40 +276,40 @@ func (c *watchedCreds) diagnose(addr string, err error) string {
 	if !c.tls {
 		switch {
 		case first != nil:
-			return fmt.Sprintf("the server at %s speaks TLS: it answered the plaintext HTTP/2 preface with a TLS record (% x). Choose TLS (the system roots, or the CA that signed its certificate)", addr, first)
+			return say(noteSpeaksTLS, addr, first)
 		case err != nil && strings.Contains(err.Error(), "server preface"):
 			// A TLS server reads the client's "PRI * HTTP/2.0" as a
 			// TLS record that is not one, and hangs up without a word.
-			return fmt.Sprintf("the server at %s closed the connection without answering the HTTP/2 preface (%v). A TLS server does that to a plaintext client: if it serves TLS, choose TLS", addr, err)
+			return say(noteNoPrefaceAnswer, addr, err)
 		}
-		return ""
+		return nil
 	}
-	if why := c.clientCertTrouble(addr, handshakeErr, refused); why != "" {
+	if why := c.clientCertTrouble(addr, handshakeErr, refused); why != nil {
 		return why
 	}
 	if asked && !sent && handshakeErr == nil && err != nil && strings.Contains(err.Error(), "code = Unavailable") {
 		// The server asked, got none, and hung up: its alert was lost
 		// to a write that found the connection closed.
-		return c.noClientCert(addr, "it asked for one, then closed the connection")
+		return c.noClientCert(addr, say(noteAskedThenClosed))
 	}
 	if handshakeErr == nil {
-		return ""
+		return nil
 	}
-	return tlsDiagnosis(addr, c.trusts, handshakeErr, tlsAdvice{
-		unknown:   "give the CA certificate that signed it: a CA file on this machine, or its PEM pasted",
-		wrongName: "connect by one of its names, or set the server name to verify (-servername) to one of them",
-		plaintext: "a plaintext server: choose plaintext",
+	return tlsDiagnosis(addr, credsWords(c.trusts), handshakeErr, tlsAdvice{
+		unknown:   say(noteAdviceGRPCUnknown),
+		wrongName: say(noteAdviceGRPCName),
+		plaintext: say(noteAdviceGRPCPlain),
 	})
 }
 
 // clientCertTrouble says what went wrong when the server refused this
-// side's certificate, or wanted one and got none; "" when it did not.
+// side's certificate, or wanted one and got none; nil when it did not.
 // Which alert a server sends is its choice: Go's sends "certificate
 // required" (TLS 1.3) or "bad certificate" (TLS 1.2) when none came, and
 // "bad certificate" for one it does not trust; others send "unknown
 // certificate authority" or "certificate unknown" for that. Either way
 // the handshake failed (TLS 1.2) or the first read did (TLS 1.3).
-func (c *watchedCreds) clientCertTrouble(addr string, errs ...error) string {
+func (c *watchedCreds) clientCertTrouble(addr string, errs ...error) *notice {
 	for _, err := range errs {
 		name := remoteAlert(err)
 		switch name {
@@ -274,21 +319,21 @@ func (c *watchedCreds) clientCertTrouble(addr string, errs ...error) string {
 			continue
 		}
 		if c.client == "" || name == "certificate required" {
-			return c.noClientCert(addr, "the server's alert: "+name)
+			return c.noClientCert(addr, say(noteServerAlert, name))
 		}
-		return fmt.Sprintf("TLS with %s: the server refused the client certificate, %s (the server's alert: %s): give one signed by a CA the server trusts, still valid, and for client authentication", addr, c.client, name)
+		return say(noteClientCertRefused, addr, credsWords(c.client), name)
 	}
-	return ""
+	return nil
 }
 
 // noClientCert says that the server wanted a client certificate and this
 // side sent none, because it has none or because its certificate is not
 // signed by an authority the server named; why is how the server said so.
-func (c *watchedCreds) noClientCert(addr, why string) string {
+func (c *watchedCreds) noClientCert(addr string, why *notice) *notice {
 	if c.client == "" {
-		return fmt.Sprintf("TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate (%s); give one with its private key: -cert FILE -key FILE, or paste both", addr, why)
+		return say(noteNoClientCertNone, addr, why)
 	}
-	return fmt.Sprintf("TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate: %s is not signed by an authority the server asks for (%s); give one its CA signed", addr, c.client, why)
+	return say(noteNoClientCertUnsigned, addr, credsWords(c.client), why)
 }
 
 // bytesHint adds to a request that ProtoJSON refused for a bytes field
@@ -297,5 +342,5 @@ func bytesHint(err error) error {
 	if !strings.Contains(err.Error(), "bytes field") {
 		return err
 	}
-	return fmt.Errorf("%w. A bytes field takes base64 text in ProtoJSON (\"aGVsbG8=\" is hello); the console turns a JSON object or array typed there into its bytes, base64-encoded, before it sends", err)
+	return say(noteBytesHint, err)
 }

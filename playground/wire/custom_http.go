@@ -33,12 +33,12 @@ type httpTo struct {
 func parseHTTPTo(to string) (httpTo, error) {
 	words := strings.Fields(to)
 	if len(words) == 0 {
-		return httpTo{}, fmt.Errorf("custom-http needs %s", customExample("custom-http"))
+		return httpTo{}, say(noteHTTPNeeds, customExample("custom-http"))
 	}
 	var t httpTo
 	for i := 1; i < len(words); i++ {
 		if words[i] != "-cacert" || i+1 == len(words) {
-			return httpTo{}, fmt.Errorf("custom-http: after the URL comes only -cacert FILE (the CA that signed an https server's certificate), got %q", strings.Join(words[i:], " "))
+			return httpTo{}, say(noteHTTPOnlyCACert, strings.Join(words[i:], " "))
 		}
 		t.cacert = words[i+1]
 		i++
@@ -47,14 +47,14 @@ func parseHTTPTo(to string) (httpTo, error) {
 	switch strings.ToLower(scheme) {
 	case "http", "https":
 	default:
-		return httpTo{}, fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
+		return httpTo{}, say(noteHTTPNeedsGot, customExample("custom-http"), to)
 	}
 	u, err := url.Parse(words[0])
 	if err != nil || u.Host == "" {
-		return httpTo{}, fmt.Errorf("custom-http needs %s, got %q", customExample("custom-http"), to)
+		return httpTo{}, say(noteHTTPNeedsGot, customExample("custom-http"), to)
 	}
 	if t.cacert != "" && u.Scheme != "https" {
-		return httpTo{}, fmt.Errorf("custom-http: -cacert is for an https:// URL; %s is plain http", words[0])
+		return httpTo{}, say(noteHTTPCACertPlain, words[0])
 	}
 	t.url = u
 	return t, nil
@@ -73,13 +73,13 @@ func (s *session) dialHTTP(ctx context.Context, c Command, u *url.URL) (net.Conn
 	var d net.Dialer
 	raw, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %v", addr, err)
+		return nil, say(noteConnecting, addr, err)
 	}
 	if u.Scheme != "https" {
 		return raw, nil
 	}
 	cfg := &tls.Config{ServerName: u.Hostname(), NextProtos: []string{"http/1.1"}, MinVersion: tls.VersionTLS12}
-	trusts := "the system roots"
+	trusts := say(noteTrustsSystem)
 	if isCustom(c.Target) {
 		to, err := parseHTTPTo(c.To)
 		if err != nil {
@@ -91,7 +91,7 @@ func (s *session) dialHTTP(ctx context.Context, c Command, u *url.URL) (net.Conn
 				raw.Close()
 				return nil, err
 			}
-			trusts = "the CA in " + to.cacert
+			trusts = say(noteTrustsCA, to.cacert)
 		}
 	}
 	conn := tls.Client(raw, cfg)
@@ -101,32 +101,31 @@ func (s *session) dialHTTP(ctx context.Context, c Command, u *url.URL) (net.Conn
 	}
 	st := conn.ConnectionState()
 	leaf := st.PeerCertificates[0]
-	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "tls", Text: fmt.Sprintf(
-		"TLS %s with %s: the certificate for %s, issued by %q, verified by %s. The bytes below are those inside TLS, in plaintext, as written into the connection and read out of it",
-		tls.VersionName(st.Version), addr, certNames(leaf), leaf.Issuer.CommonName, trusts)})
+	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "tls",
+		Text: s.say(noteTLSHTTPS, tls.VersionName(st.Version), addr, certNames(leaf), leaf.Issuer.CommonName, trusts)})
 	return conn, nil
 }
 
 // tlsTrouble says why a TLS handshake with an https server failed, and
 // what to change (tlsDiagnosis), in the words of an https URL.
-func tlsTrouble(addr, trusts string, err error) error {
-	return errors.New(tlsDiagnosis(addr, trusts, err, tlsAdvice{
-		unknown:   "name the CA that signed it after the URL: -cacert FILE",
-		wrongName: "use one of its names in the URL",
-		plaintext: "it serves plain HTTP, so use http://",
-	}))
+func tlsTrouble(addr string, trusts *notice, err error) error {
+	return tlsDiagnosis(addr, trusts, err, tlsAdvice{
+		unknown:   say(noteAdviceHTTPUnknown),
+		wrongName: say(noteAdviceHTTPName),
+		plaintext: say(noteAdviceHTTPPlain),
+	})
 }
 
 // tlsAdvice is what to change for each way a handshake fails, in the
 // words of the target's own settings.
-type tlsAdvice struct{ unknown, wrongName, plaintext string }
+type tlsAdvice struct{ unknown, wrongName, plaintext *notice }
 
 // tlsDiagnosis says why a TLS handshake with addr failed, and what to
 // change: the certificate's authority is unknown here, it is for another
 // name, it is not valid, the server does not speak TLS, or it refused
 // the handshake (as one that wants a client certificate does). trusts
-// names what verified the certificate ("the system roots", a CA file).
-func tlsDiagnosis(addr, trusts string, err error, a tlsAdvice) string {
+// names what verified the certificate (the system roots, a CA file).
+func tlsDiagnosis(addr string, trusts *notice, err error, a tlsAdvice) *notice {
 	var (
 		unknown  x509.UnknownAuthorityError
 		hostname x509.HostnameError
@@ -136,19 +135,19 @@ func tlsDiagnosis(addr, trusts string, err error, a tlsAdvice) string {
 	)
 	switch {
 	case errors.As(err, &unknown):
-		issuer := "an unnamed authority"
+		issuer := say(noteUnnamedAuthority)
 		if unknown.Cert != nil {
-			issuer = fmt.Sprintf("%q", unknown.Cert.Issuer.CommonName)
+			issuer = say(noteVerbatim, fmt.Sprintf("%q", unknown.Cert.Issuer.CommonName))
 		}
-		return fmt.Sprintf("TLS with %s: its certificate is signed by %s, which %s does not trust (unknown authority); %s", addr, issuer, trusts, a.unknown)
+		return say(noteTLSUnknown, addr, issuer, trusts, a.unknown)
 	case errors.As(err, &hostname):
-		return fmt.Sprintf("TLS with %s: its certificate is for %s, not for %q (wrong name); %s", addr, certNames(hostname.Certificate), hostname.Host, a.wrongName)
+		return say(noteTLSWrongName, addr, certNames(hostname.Certificate), hostname.Host, a.wrongName)
 	case errors.As(err, &invalid):
-		return fmt.Sprintf("TLS with %s: its certificate is not valid: %v", addr, invalid)
+		return say(noteTLSInvalid, addr, invalid)
 	case errors.As(err, &header):
-		return fmt.Sprintf("TLS with %s: the server does not speak TLS (its first bytes are not a TLS record); %s", addr, a.plaintext)
+		return say(noteTLSNotTLS, addr, a.plaintext)
 	case errors.As(err, &alert):
-		return fmt.Sprintf("TLS with %s: the server refused the handshake (%v); a server that wants a client certificate (mutual TLS) refuses this way, and the console sends none", addr, err)
+		return say(noteTLSRefused, addr, err)
 	}
-	return fmt.Sprintf("TLS handshake with %s failed: %v", addr, err)
+	return say(noteTLSFailed, addr, err)
 }

@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +24,7 @@ import (
 // grpctool/wire).
 func (s *session) exchangeGRPC(ctx context.Context, c Command, addr string) error {
 	if addr == "" {
-		return fmt.Errorf("no gRPC server runs in this playground")
+		return say(noteNoServer, "gRPC")
 	}
 	return s.callGRPC(ctx, c, addr, func() (*grpcDial, error) { return &grpcDial{addr: addr}, nil })
 }
@@ -60,10 +59,10 @@ func (s *session) callGRPC(ctx context.Context, c Command, key string, dial func
 	s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "out", Kind: "grpc-call", Text: c.Frame})
 	ex, err := kept.client.Capture(ctx, call.method, []byte(call.body), &grpcwire.Options{Timeout: call.timeout, Metadata: call.md, Files: kept.dial.files})
 	if err != nil {
-		return fmt.Errorf("gRPC call: %v", explainCallError(err, kept.dial))
+		return say(noteGRPCCall, explainCallError(err, kept.dial))
 	}
 	if kept.dial.custom && ex.EarlierCalls == 0 {
-		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "security", Text: kept.dial.creds.says(kept.dial.addr)})
+		s.emit(Event{ID: c.ID, Target: c.Target, To: c.To, Dir: "note", Kind: "security", Text: kept.dial.creds.saying(kept.dial.addr).in(s.lang)})
 	}
 	var text bytes.Buffer
 	ex.Format(&text)
@@ -249,7 +248,7 @@ func parseGRPCFrame(frame string) (grpcCall, error) {
 // wire: at most 8 digits and a unit, H, M, S, m (milliseconds), u or n.
 func parseGRPCTimeout(v string) (time.Duration, error) {
 	units := map[byte]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second, 'm': time.Millisecond, 'u': time.Microsecond, 'n': time.Nanosecond}
-	bad := fmt.Errorf("grpc-timeout %q: gRPC writes a deadline as up to 8 digits and a unit, H, M, S, m, u or n, such as 50m for 50 milliseconds", v)
+	bad := say(noteGRPCTimeout, v)
 	if len(v) < 2 || len(v) > 9 {
 		return 0, bad
 	}

@@ -156,6 +156,73 @@ const (
 	noteForeignOrigin
 	noteTooManyTabs
 
+	// gRPC calls (grpc.go).
+	noteGRPCCall
+	noteGRPCTimeout
+	noteBytesHint
+	// Custom targets, and what their "to" says (custom.go, custom_http.go).
+	noteCustomLocalOnly
+	noteCustomNeedsTo
+	noteExampleStdio
+	noteExampleHTTP
+	noteExampleGRPC
+	noteExampleOther
+	noteToTooLong
+	noteCustomNoRestart
+	noteGRPCAddr
+	noteCouldNotStart
+	noteTrailingBackslash
+	noteUnbalancedSingle
+	noteUnbalancedDouble
+	noteEmptyCommand
+	noteHTTPNeeds
+	noteHTTPNeedsGot
+	noteHTTPOnlyCACert
+	noteHTTPCACertPlain
+	noteConnecting
+	// TLS with a learner's server (custom_http.go, custom_grpc_tls.go).
+	noteTLSHTTPS
+	noteTrustsSystem
+	noteTrustsMachine
+	noteTrustsCA
+	noteTrustsPasted
+	noteClientCertIn
+	noteClientCertPasted
+	noteCommonNameOnly
+	noteVerbatim
+	noteAdviceHTTPUnknown
+	noteAdviceHTTPName
+	noteAdviceHTTPPlain
+	noteAdviceGRPCUnknown
+	noteAdviceGRPCName
+	noteAdviceGRPCPlain
+	noteUnnamedAuthority
+	noteTLSUnknown
+	noteTLSWrongName
+	noteTLSInvalid
+	noteTLSNotTLS
+	noteTLSRefused
+	noteTLSFailed
+	notePlaintextH2C
+	noteTLSTo
+	noteTLSState
+	noteMutual
+	noteSpeaksTLS
+	noteNoPrefaceAnswer
+	noteServerAlert
+	noteAskedThenClosed
+	noteClientCertRefused
+	noteNoClientCertNone
+	noteNoClientCertUnsigned
+	// Presenting and following (presenter.go, watch.go, audience.go).
+	notePresentLocal
+	noteStateTooLong
+	noteStateNotObject
+	noteNotPresenting
+	noteWatching
+	noteFollowing
+	noteWatchedEnded
+
 	noteKeys // how many there are: not a note
 )
 
@@ -354,6 +421,255 @@ func wordingOf(key noteKey) wording {
 		return wording{
 			"too many playground tabs are open (at most %d); close one and reload",
 			"открыто слишком много вкладок песочницы (не больше %d); закройте одну и перезагрузите страницу"}
+	case noteGRPCCall:
+		return wording{
+			"gRPC call: %v",
+			"вызов gRPC: %v"}
+	case noteGRPCTimeout:
+		return wording{
+			"grpc-timeout %q: gRPC writes a deadline as up to 8 digits and a unit, H, M, S, m, u or n, such as 50m for 50 milliseconds",
+			"grpc-timeout %q: gRPC записывает срок как не больше 8 цифр и единицу, H, M, S, m, u или n, например 50m — это 50 миллисекунд"}
+	case noteBytesHint:
+		return wording{
+			`%v. A bytes field takes base64 text in ProtoJSON ("aGVsbG8=" is hello); the console turns a JSON object or array typed there into its bytes, base64-encoded, before it sends`,
+			`%v. Поле bytes в ProtoJSON принимает текст base64 ("aGVsbG8=" — это hello); объект или массив JSON, набранный в таком поле, консоль перед отправкой превращает в байты и кодирует в base64`}
+	case noteCustomLocalOnly:
+		return wording{
+			"%s runs only for pages opened on this machine: this one came from elsewhere",
+			"%s работает только для страниц, открытых на этой машине, а эта открыта с другой"}
+	case noteCustomNeedsTo:
+		return wording{
+			`%s needs "to": %s`,
+			`для %s нужен "to": %s`}
+	case noteExampleStdio:
+		return wording{
+			`the command line that starts your server, such as "python3 my_server.py"`,
+			`командная строка, которая запускает ваш сервер, например "python3 my_server.py"`}
+	case noteExampleHTTP:
+		return wording{
+			`your server's URL, such as "http://127.0.0.1:9000/mcp" or "https://mcp.example.com/mcp" (then perhaps -cacert FILE)`,
+			`URL вашего сервера, например "http://127.0.0.1:9000/mcp" или "https://mcp.example.com/mcp" (и, возможно, -cacert FILE после него)`}
+	case noteExampleGRPC:
+		return wording{
+			`your server's host:port, such as "127.0.0.1:9000", and how to reach it, such as "localhost:9443 -cacert ca.pem -proto api.proto"`,
+			`host:port вашего сервера, например "127.0.0.1:9000", и как к нему подключаться, например "localhost:9443 -cacert ca.pem -proto api.proto"`}
+	case noteExampleOther:
+		return wording{
+			"where your server is",
+			"где находится ваш сервер"}
+	case noteToTooLong:
+		return wording{
+			`"to" is %d bytes; at most %d are taken`,
+			`в "to" %d байт; принимается не больше %d`}
+	case noteCustomNoRestart:
+		return wording{
+			"only stdio servers restart, and gRPC connections; %s has no process or connection of ours to restart",
+			"перезапускаются только серверы stdio и соединения gRPC; у %s нет нашего процесса или соединения, которое можно перезапустить"}
+	case noteGRPCAddr:
+		return wording{
+			"custom-grpc needs %s (host:port with no scheme: -tls asks for TLS), got %q",
+			"для custom-grpc нужен %s (host:port без схемы: TLS включает -tls), а получено %q"}
+	case noteCouldNotStart:
+		return wording{
+			"custom-stdio: could not start %q: %v",
+			"custom-stdio: не удалось запустить %q: %v"}
+	case noteTrailingBackslash:
+		return wording{
+			"the command line ends with a backslash, which escapes nothing: %q",
+			"командная строка кончается обратной косой чертой, которая ничего не экранирует: %q"}
+	case noteUnbalancedSingle:
+		return wording{
+			"unbalanced single quote at byte %d of the command line: %q",
+			"непарная одинарная кавычка в байте %d командной строки: %q"}
+	case noteUnbalancedDouble:
+		return wording{
+			"unbalanced double quote at byte %d of the command line: %q",
+			"непарная двойная кавычка в байте %d командной строки: %q"}
+	case noteEmptyCommand:
+		return wording{
+			"the command line is empty",
+			"командная строка пуста"}
+	case noteHTTPNeeds:
+		return wording{
+			"custom-http needs %s",
+			"для custom-http нужен %s"}
+	case noteHTTPNeedsGot:
+		return wording{
+			"custom-http needs %s, got %q",
+			"для custom-http нужен %s, а получено %q"}
+	case noteHTTPOnlyCACert:
+		return wording{
+			"custom-http: after the URL comes only -cacert FILE (the CA that signed an https server's certificate), got %q",
+			"custom-http: после URL может идти только -cacert FILE (CA, подписавший сертификат сервера https), а получено %q"}
+	case noteHTTPCACertPlain:
+		return wording{
+			"custom-http: -cacert is for an https:// URL; %s is plain http",
+			"custom-http: -cacert нужен для URL https://, а %s — обычный http"}
+	case noteConnecting:
+		return wording{
+			"connecting to %s: %v",
+			"соединение с %s: %v"}
+	case noteTLSHTTPS:
+		return wording{
+			"TLS %s with %s: the certificate for %s, issued by %q, verified by %s. The bytes below are those inside TLS, in plaintext, as written into the connection and read out of it",
+			"TLS %s с %s: сертификат для %s, выданный %q, проверен по %s. Ниже — байты внутри TLS, открытым текстом, как они записаны в соединение и прочитаны из него"}
+	// What verifies a server's certificate, and which certificate the
+	// client presents: Russian puts the first after «по» (the dative).
+	case noteTrustsSystem:
+		return wording{
+			"the system roots",
+			"системным корневым сертификатам"}
+	case noteTrustsMachine:
+		return wording{
+			"this machine's system roots",
+			"системным корневым сертификатам этой машины"}
+	case noteTrustsCA:
+		return wording{
+			"the CA in %s",
+			"CA из %s"}
+	case noteTrustsPasted:
+		return wording{
+			"the CA pasted on the page (%s)",
+			"CA, вставленному на странице (%s)"}
+	case noteClientCertIn:
+		return wording{
+			"the client certificate in %s",
+			"сертификат клиента из %s"}
+	case noteClientCertPasted:
+		return wording{
+			"the client certificate pasted on the page (%s)",
+			"сертификат клиента, вставленный на странице (%s)"}
+	case noteCommonNameOnly:
+		return wording{
+			"%q (a common name only, which clients no longer accept as a host name)",
+			"%q (только common name, которое клиенты больше не принимают за имя хоста)"}
+	case noteVerbatim:
+		// Names, addresses and the like, the same in either language.
+		return wording{"%s", "%s"}
+	case noteAdviceHTTPUnknown:
+		return wording{
+			"name the CA that signed it after the URL: -cacert FILE",
+			"укажите после URL CA, который его подписал: -cacert FILE"}
+	case noteAdviceHTTPName:
+		return wording{
+			"use one of its names in the URL",
+			"укажите в URL одно из его имён"}
+	case noteAdviceHTTPPlain:
+		return wording{
+			"it serves plain HTTP, so use http://",
+			"он отвечает по обычному HTTP, поэтому используйте http://"}
+	case noteAdviceGRPCUnknown:
+		return wording{
+			"give the CA certificate that signed it: a CA file on this machine, or its PEM pasted",
+			"укажите сертификат CA, который его подписал: файл CA на этой машине или вставленный PEM"}
+	case noteAdviceGRPCName:
+		return wording{
+			"connect by one of its names, or set the server name to verify (-servername) to one of them",
+			"подключайтесь по одному из его имён или задайте одно из них как имя сервера для проверки (-servername)"}
+	case noteAdviceGRPCPlain:
+		return wording{
+			"a plaintext server: choose plaintext",
+			"сервер без шифрования: выберите plaintext"}
+	case noteUnnamedAuthority:
+		return wording{
+			"an unnamed authority",
+			"безымянным удостоверяющим центром"}
+	case noteTLSUnknown:
+		return wording{
+			"TLS with %s: its certificate is signed by %s, which %s does not trust (unknown authority); %s",
+			"TLS с %s: его сертификат подписан %s, а проверка по %s этому центру не доверяет (неизвестный удостоверяющий центр); %s"}
+	case noteTLSWrongName:
+		return wording{
+			"TLS with %s: its certificate is for %s, not for %q (wrong name); %s",
+			"TLS с %s: его сертификат выдан для %s, а не для %q (чужое имя); %s"}
+	case noteTLSInvalid:
+		return wording{
+			"TLS with %s: its certificate is not valid: %v",
+			"TLS с %s: его сертификат недействителен: %v"}
+	case noteTLSNotTLS:
+		return wording{
+			"TLS with %s: the server does not speak TLS (its first bytes are not a TLS record); %s",
+			"TLS с %s: сервер не поддерживает TLS (его первые байты — не запись TLS); %s"}
+	case noteTLSRefused:
+		return wording{
+			"TLS with %s: the server refused the handshake (%v); a server that wants a client certificate (mutual TLS) refuses this way, and the console sends none",
+			"TLS с %s: сервер отказался от рукопожатия (%v); так отказывает сервер, которому нужен сертификат клиента (взаимный TLS), а консоль его не отправляет"}
+	case noteTLSFailed:
+		return wording{
+			"TLS handshake with %s failed: %v",
+			"рукопожатие TLS с %s не удалось: %v"}
+	case notePlaintextH2C:
+		return wording{
+			"plaintext HTTP/2 (h2c) to %s: nothing is encrypted, and the server is not authenticated",
+			"HTTP/2 без шифрования (h2c) к %s: ничего не зашифровано, и подлинность сервера не проверяется"}
+	case noteTLSTo:
+		return wording{
+			"TLS to %s, verified against %s%s",
+			"TLS к %s, проверка по %s%s"}
+	case noteTLSState:
+		return wording{
+			"%s (%s) to %s: the server's certificate for %s, issued by %q, is verified against %s%s",
+			"%s (%s) к %s: сертификат сервера для %s, выданный %q, проверен по %s%s"}
+	case noteMutual:
+		return wording{
+			"; this side presents %s (mutual TLS)",
+			"; эта сторона предъявляет %s (взаимный TLS)"}
+	case noteSpeaksTLS:
+		return wording{
+			"the server at %s speaks TLS: it answered the plaintext HTTP/2 preface with a TLS record (% x). Choose TLS (the system roots, or the CA that signed its certificate)",
+			"сервер %s работает по TLS: на преамбулу HTTP/2 без шифрования он ответил записью TLS (% x). Выберите TLS (системные корневые сертификаты или CA, подписавший его сертификат)"}
+	case noteNoPrefaceAnswer:
+		return wording{
+			"the server at %s closed the connection without answering the HTTP/2 preface (%v). A TLS server does that to a plaintext client: if it serves TLS, choose TLS",
+			"сервер %s закрыл соединение, не ответив на преамбулу HTTP/2 (%v). Так сервер TLS поступает с клиентом без шифрования: если он работает по TLS, выберите TLS"}
+	case noteServerAlert:
+		return wording{
+			"the server's alert: %s",
+			"предупреждение (alert) сервера: %s"}
+	case noteAskedThenClosed:
+		return wording{
+			"it asked for one, then closed the connection",
+			"он запросил сертификат, а потом закрыл соединение"}
+	case noteClientCertRefused:
+		return wording{
+			"TLS with %s: the server refused the client certificate, %s (the server's alert: %s): give one signed by a CA the server trusts, still valid, and for client authentication",
+			"TLS с %s: сервер отверг сертификат клиента — %s (предупреждение (alert) сервера: %s): укажите сертификат, подписанный CA, которому сервер доверяет, ещё действительный и предназначенный для аутентификации клиента"}
+	case noteNoClientCertNone:
+		return wording{
+			"TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate (%s); give one with its private key: -cert FILE -key FILE, or paste both",
+			"TLS с %s: серверу нужен сертификат клиента (взаимный TLS), а эта сторона не отправила сертификат клиента (%s); укажите его вместе с закрытым ключом: -cert FILE -key FILE, или вставьте оба"}
+	case noteNoClientCertUnsigned:
+		return wording{
+			"TLS with %s: the server wants a client certificate (mutual TLS), and this side sent no client certificate: %s is not signed by an authority the server asks for (%s); give one its CA signed",
+			"TLS с %s: серверу нужен сертификат клиента (взаимный TLS), а эта сторона не отправила сертификат клиента: %s не подписан центром, которого просит сервер (%s); укажите сертификат, подписанный его CA"}
+	case notePresentLocal:
+		return wording{
+			"only a tab on the instructor's machine can present",
+			"вести показ может только вкладка на машине преподавателя"}
+	case noteStateTooLong:
+		return wording{
+			"the page's state is %d bytes; at most %d are relayed",
+			"состояние страницы занимает %d байт; передаётся не больше %d"}
+	case noteStateNotObject:
+		return wording{
+			`the page's state is a JSON object: {"op":"state","state":{...}}`,
+			`состояние страницы — объект JSON: {"op":"state","state":{...}}`}
+	case noteNotPresenting:
+		return wording{
+			`this tab does not present: send {"op":"present"} first`,
+			`эта вкладка не ведущая: сначала отправьте {"op":"present"}`}
+	case noteWatching:
+		return wording{
+			"this tab is watching session %s; it cannot send",
+			"эта вкладка наблюдает за сессией %s; отправлять из неё нельзя"}
+	case noteFollowing:
+		return wording{
+			"this tab follows the presenter; it cannot send",
+			"эта вкладка следит за ведущим; отправлять из неё нельзя"}
+	case noteWatchedEnded:
+		return wording{
+			"the session you were watching ended",
+			"сессия, за которой вы наблюдали, закончилась"}
 	}
 	panic(fmt.Sprintf("playground: note %d has no wording", key))
 }

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"crypto/x509"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/wirelab/wirelab/protocols/httpjson"
 	"github.com/wirelab/wirelab/protocols/tools"
+	"github.com/wirelab/wirelab/static"
 )
 
 // TestWordingHasBothLanguages: every note is worded in English and in
@@ -147,5 +150,123 @@ func TestNotesInThePagesLanguage(t *testing.T) {
 				t.Errorf("exit note %q, want %q...", ev.Text, tt.exit)
 			}
 		})
+	}
+}
+
+// TestRefusalsInThePagesLanguage: a Russian tab's refusals of a custom
+// target, of its command line, of a gRPC call and of a TLS handshake
+// are in Russian; Go's own errors, header names and addresses stay as
+// they are.
+func TestRefusalsInThePagesLanguage(t *testing.T) {
+	api := httptest.NewTLSServer(http.NotFoundHandler())
+	defer api.Close()
+	_, srv := startHub(t, Targets{})
+	conn := dialPath(t, srv, "?lang=ru")
+	readHello(t, conn)
+	addr := strings.TrimPrefix(api.URL, "https://")
+	for _, tt := range []struct {
+		name string
+		c    Command
+		want string
+	}{
+		{"no to", Command{Op: "send", ID: 1, Target: "custom-http", Frame: "GET / HTTP/1.1"},
+			`для custom-http нужен "to": URL вашего сервера, например "http://127.0.0.1:9000/mcp"`},
+		{"command line", Command{Op: "send", ID: 2, Target: "custom-stdio", To: `python3 "my_server.py`, Frame: "{}"},
+			`непарная двойная кавычка в байте 8 командной строки: "python3 \"my_server.py"`},
+		{"no restart", Command{Op: "restart", ID: 3, Target: "custom-http", To: "http://127.0.0.1:1/mcp"},
+			"перезапускаются только серверы stdio и соединения gRPC; у custom-http нет нашего процесса или соединения"},
+		{"no gRPC server", Command{Op: "send", ID: 4, Target: "grpc", Frame: "tools.v1.ToolServer/ListTools\n{}"},
+			"в этой песочнице не запущен сервер gRPC"},
+		{"grpc-timeout", Command{Op: "send", ID: 5, Target: "custom-grpc", To: "127.0.0.1:1", Frame: "tools.v1.ToolServer/ListTools\ngrpc-timeout: 5x\n{}"},
+			`grpc-timeout "5x": gRPC записывает срок как не больше 8 цифр и единицу`},
+		{"unknown authority", Command{Op: "send", ID: 6, Target: "custom-http", To: api.URL + "/mcp", Frame: "GET /mcp HTTP/1.1"},
+			"TLS с " + addr + `: его сертификат подписан "", а проверка по системным корневым сертификатам этому центру не доверяет (неизвестный удостоверяющий центр); укажите после URL CA, который его подписал: -cacert FILE`},
+	} {
+		send(t, conn, tt.c)
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" })
+		if ev.ID != tt.c.ID || !strings.HasPrefix(ev.Message, tt.want) {
+			t.Errorf("%s: refusal %d %q, want %d %q...", tt.name, ev.ID, ev.Message, tt.c.ID, tt.want)
+		}
+	}
+}
+
+// TestDoctorReadsBothLanguages: the connection doctor (static/doctor.js)
+// tells a failed step by words of the refusal; each of those notes, in
+// English and in Russian, has words the doctor's pattern for that step
+// matches. The pattern is the first regular expression literal on the
+// line of doctor.js that answers with the step's key.
+func TestDoctorReadsBothLanguages(t *testing.T) {
+	doctor, err := static.FS.ReadFile("doctor.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	literal := regexp.MustCompile(`/((?:[^/\\\n]|\\.)+)/\.test\(`)
+	pattern := func(key string) *regexp.Regexp {
+		for line := range strings.SplitSeq(string(doctor), "\n") {
+			if !strings.Contains(line, `key: "`+key+`"`) {
+				continue
+			}
+			m := literal.FindStringSubmatch(line)
+			if m == nil {
+				break
+			}
+			return regexp.MustCompile(m[1])
+		}
+		t.Fatalf("doctor.js has no pattern for %q", key)
+		return nil
+	}
+	const addr = "127.0.0.1:8443"
+	for _, tt := range []struct {
+		key  string
+		note *notice
+	}{
+		{"notStarted", say(noteCouldNotStart, "nope", errors.New(`exec: "nope": executable file not found in $PATH`))},
+		{"refused", say(noteConnecting, addr, errors.New("dial tcp 127.0.0.1:8443: connect: connection refused"))},
+		{"tlsUnknown", tlsDiagnosis(addr, say(noteTrustsSystem), x509.UnknownAuthorityError{}, tlsAdvice{unknown: say(noteAdviceHTTPUnknown)})},
+		{"tlsName", say(noteTLSWrongName, addr, say(noteVerbatim, "localhost"), "api.example.com", say(noteAdviceGRPCName))},
+		{"tlsPlain", say(noteTLSNotTLS, addr, say(noteAdviceHTTPPlain))},
+		{"tlsClientCert", say(noteNoClientCertNone, addr, say(noteServerAlert, "certificate required"))},
+		{"tlsClientCert", say(noteNoClientCertUnsigned, addr, credsWords("the client certificate in c.pem"), say(noteAskedThenClosed))},
+		{"tlsClientCert", say(noteClientCertRefused, addr, credsWords("the client certificate in c.pem"), "bad certificate")},
+		{"timeout", say(noteStoppedAfter, say(noteReadingBody), exchangeTimeout)},
+		{"timeout", say(noteGRPCCall, say(noteStoppedAfter, say(noteReadingAnswer), exchangeTimeout))},
+	} {
+		re := pattern(tt.key)
+		for _, l := range []lang{langEN, langRU} {
+			if text := tt.note.in(l); !re.MatchString(text) {
+				t.Errorf("%s, %s: /%s/ does not match %q", tt.key, l, re, text)
+			}
+		}
+	}
+	// A stdio server that was stopped did not exit early: the doctor
+	// passes over its exit note, in either language.
+	re := pattern("exitEarly")
+	for _, l := range []lang{langEN, langRU} {
+		if text := say(noteStopped, "signal: killed").in(l); !re.MatchString(text) {
+			t.Errorf("exitEarly, %s: /%s/ does not match %q", l, re, text)
+		}
+	}
+}
+
+// TestCredsWords: the words grpcDial and clientCertSays use for what
+// verifies a certificate and which one this side presents are worded
+// in Russian too; anything else is kept as it is.
+func TestCredsWords(t *testing.T) {
+	for _, tt := range []struct{ in, ru string }{
+		{"the system roots", "системным корневым сертификатам"},
+		{"this machine's system roots", "системным корневым сертификатам этой машины"},
+		{"the CA in /tmp/ca.pem", "CA из /tmp/ca.pem"},
+		{"the CA pasted on the page (upload:7)", "CA, вставленному на странице (upload:7)"},
+		{"the client certificate in c.pem", "сертификат клиента из c.pem"},
+		{"the client certificate pasted on the page (upload:8)", "сертификат клиента, вставленный на странице (upload:8)"},
+		{"the system roots and more", "the system roots and more"},
+	} {
+		n := credsWords(tt.in)
+		if got := n.Error(); got != tt.in {
+			t.Errorf("%q in English: %q", tt.in, got)
+		}
+		if got := n.in(langRU); got != tt.ru {
+			t.Errorf("%q in Russian: %q, want %q", tt.in, got, tt.ru)
+		}
 	}
 }

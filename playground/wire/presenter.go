@@ -2,7 +2,6 @@ package wire
 
 import (
 	"encoding/json"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -212,7 +211,7 @@ func (h *Hub) answerHistory(msg []byte) {
 // handlePresent serves {"op":"present"} and {"op":"present","on":false}.
 func (s *session) handlePresent(c Command) {
 	if !s.local {
-		s.refuse(c.ID, "only a tab on the instructor's machine can present")
+		s.refuse(c.ID, s.say(notePresentLocal))
 		return
 	}
 	if c.On != nil && !*c.On {
@@ -226,11 +225,11 @@ func (s *session) handlePresent(c Command) {
 func (s *session) handleState(c Command) {
 	switch {
 	case len(c.State) > maxState:
-		s.refuse(c.ID, fmt.Sprintf("the page's state is %d bytes; at most %d are relayed", len(c.State), maxState))
+		s.refuse(c.ID, s.say(noteStateTooLong, len(c.State), maxState))
 	case len(c.State) == 0 || c.State[0] != '{':
-		s.refuse(c.ID, `the page's state is a JSON object: {"op":"state","state":{...}}`)
+		s.refuse(c.ID, s.say(noteStateNotObject))
 	case !s.feed.setState(c.State):
-		s.refuse(c.ID, `this tab does not present: send {"op":"present"} first`)
+		s.refuse(c.ID, s.say(noteNotPresenting))
 	}
 }
 

@@ -77,6 +77,10 @@ type follower struct {
 	out    chan []byte   // to the follower's writer; sent on only under the lock of what it follows
 	ended  chan struct{} // closed when what it follows ends, after the last send on out
 	cancel func()        // drops the follower, which has fallen behind
+	// lang is the language of the follower's page, for what is said to
+	// it alone (its refusals, the end of what it follows); set before it
+	// attaches. A follower that is no tab's (Subscribe) has none: English.
+	lang lang
 }
 
 // followerBuffer is the room in a follower's buffer: its hello, a
@@ -188,13 +192,21 @@ func (f *feed) answer(fl *follower, b []byte) {
 // end tells every follower that the session ended, and lets their
 // writers finish: after this, the feed sends nothing.
 func (f *feed) end() {
-	bye := mustJSON(Event{Op: "event", Dir: "note", Kind: "session-end",
-		At: time.Now().UTC().Format(time.RFC3339Nano), Text: "the session you were watching ended"})
+	// The same note in each follower's language.
+	at := time.Now().UTC().Format(time.RFC3339Nano)
+	bye := make(map[lang][]byte)
+	for _, l := range []lang{langEN, langRU} {
+		bye[l] = mustJSON(Event{Op: "event", Dir: "note", Kind: "session-end", At: at, Text: say(noteWatchedEnded).in(l)})
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ended = true
 	for fl := range f.followers {
-		tell(f.followers, fl, bye)
+		b, ok := bye[fl.lang]
+		if !ok {
+			b = bye[langEN]
+		}
+		tell(f.followers, fl, b)
 		close(fl.ended)
 		delete(f.followers, fl)
 	}
@@ -333,6 +345,7 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	ctx, cancel := context.WithCancelCause(h.ctx)
 	defer cancel(nil)
 	fl := newFollower(cancel)
+	fl.lang = langOf(r)
 	s, err := h.follow(id, fl, mustJSON(Hello{Op: "hello", Session: id, Watching: true}))
 	switch {
 	case errors.Is(err, ErrNoSession):
@@ -344,7 +357,7 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	defer h.wg.Done()
 	defer s.feed.detach(fl)
-	h.serveFollower(ctx, cancel, w, r, fl, s.feed, fmt.Sprintf("this tab is watching session %s; it cannot send", id))
+	h.serveFollower(ctx, cancel, w, r, fl, s.feed, say(noteWatching, id).in(fl.lang))
 }
 
 // followed is what a follower follows: a session's feed or an audience.
