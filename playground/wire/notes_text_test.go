@@ -270,3 +270,37 @@ func TestCredsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowersInTheirLanguage: each follower of a session hears its
+// refusal and the session's end in its own page's language, whatever
+// the others' and the tab's.
+func TestFollowersInTheirLanguage(t *testing.T) {
+	_, srv := startHub(t, Targets{})
+	tab := dial(t, srv)
+	id := readHello(t, tab).Session
+	for _, tt := range []struct {
+		lang, refusal string
+	}{
+		{"en", "this tab is watching session " + id + "; it cannot send"},
+		{"ru", "эта вкладка наблюдает за сессией " + id + "; отправлять из неё нельзя"},
+	} {
+		t.Run(tt.lang, func(t *testing.T) {
+			watcher := dialPath(t, srv, "?watch="+id+"&lang="+tt.lang)
+			readHello(t, watcher)
+			send(t, watcher, Command{Op: "send", ID: 1, Target: "http", Frame: "GET / HTTP/1.1"})
+			if ev := next(t, watcher, func(ev Event) bool { return ev.Op == "error" }); ev.Message != tt.refusal {
+				t.Errorf("refusal %q, want %q", ev.Message, tt.refusal)
+			}
+		})
+	}
+	en := dialPath(t, srv, "?watch="+id+"&lang=en")
+	ru := dialPath(t, srv, "?watch="+id+"&lang=ru")
+	readHello(t, en)
+	readHello(t, ru)
+	tab.Close()
+	for conn, want := range map[*websocket.Conn]string{en: "the session you were watching ended", ru: "сессия, за которой вы наблюдали, закончилась"} {
+		if ev := next(t, conn, func(ev Event) bool { return ev.Kind == "session-end" }); ev.Text != want {
+			t.Errorf("session-end %q, want %q", ev.Text, want)
+		}
+	}
+}
