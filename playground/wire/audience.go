@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 )
@@ -72,7 +71,7 @@ func (a *audience) attach(fl *follower, hello []byte) error {
 		return errSessionEnded
 	}
 	if len(a.followers) >= maxAudience {
-		return fmt.Errorf("%d tabs already follow the presenter here, the most there may be", maxAudience)
+		return say(noteTooManyFollowers, maxAudience)
 	}
 	fl.out <- hello
 	fl.out <- a.status
@@ -224,13 +223,13 @@ func (h *Hub) serveAudience(w http.ResponseWriter, r *http.Request, id string, a
 	h.mu.Unlock()
 	switch {
 	case errors.Is(err, context.Canceled):
-		http.Error(w, ErrClosed.Error(), http.StatusServiceUnavailable)
+		http.Error(w, say(noteShuttingDown).in(fl.lang), http.StatusServiceUnavailable)
 		return
 	case errors.Is(err, errSessionEnded):
-		http.Error(w, fmt.Sprintf("no session %q to watch: it has ended", id), http.StatusNotFound)
+		http.Error(w, say(noteNoSessionEnded, id).in(fl.lang), http.StatusNotFound)
 		return
 	case err != nil:
-		http.Error(w, "cannot watch: "+err.Error(), http.StatusServiceUnavailable)
+		http.Error(w, cannotWatch(err, fl.lang), http.StatusServiceUnavailable)
 		return
 	}
 	defer h.wg.Done()

@@ -59,7 +59,7 @@ var ErrNothingToExport = errors.New("nothing to export")
 func (h *Hub) Export(id, target, to string) ([]tap.Event, error) {
 	kept, ok := h.Transcript(id)
 	if !ok {
-		return nil, noSession(fmt.Sprintf("no session %q to export: it has ended, or the id is mistyped", id))
+		return nil, noSession{say(noteNoSessionExport, id)}
 	}
 	evs := make([]Event, 0, len(kept))
 	for _, b := range kept {

@@ -222,6 +222,16 @@ const (
 	noteWatching
 	noteFollowing
 	noteWatchedEnded
+	// A follower refused before its websocket opens (watch.go,
+	// audience.go), and a session that cannot be exported (export.go):
+	// a page cannot read these, but a developer's tools and curl can.
+	noteNoSessionWatch
+	noteNoSessionEnded
+	noteNoSessionExport
+	noteCannotWatch
+	noteShuttingDown
+	noteTooManyWatchers
+	noteTooManyFollowers
 
 	noteKeys // how many there are: not a note
 )
@@ -670,6 +680,34 @@ func wordingOf(key noteKey) wording {
 		return wording{
 			"the session you were watching ended",
 			"сессия, за которой вы наблюдали, закончилась"}
+	case noteNoSessionWatch:
+		return wording{
+			"no session %q to watch: it has ended, or the id is mistyped (a tab learns its id from the playground's hello)",
+			"нет сессии %q, за которой можно наблюдать: она закончилась, или в id опечатка (вкладка узнаёт свой id из hello песочницы)"}
+	case noteNoSessionEnded:
+		return wording{
+			"no session %q to watch: it has ended",
+			"нет сессии %q, за которой можно наблюдать: она закончилась"}
+	case noteNoSessionExport:
+		return wording{
+			"no session %q to export: it has ended, or the id is mistyped",
+			"нет сессии %q для экспорта: она закончилась, или в id опечатка"}
+	case noteCannotWatch:
+		return wording{
+			"cannot watch: %v",
+			"наблюдать нельзя: %v"}
+	case noteShuttingDown:
+		return wording{
+			"the playground is shutting down",
+			"песочница завершает работу"}
+	case noteTooManyWatchers:
+		return wording{
+			"the session already has %d watchers, the most it may have",
+			"за сессией уже наблюдают %d вкладок, больше нельзя"}
+	case noteTooManyFollowers:
+		return wording{
+			"%d tabs already follow the presenter here, the most there may be",
+			"за ведущим здесь уже следят %d вкладок, больше нельзя"}
 	}
 	panic(fmt.Sprintf("playground: note %d has no wording", key))
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -302,5 +303,11 @@ func TestFollowersInTheirLanguage(t *testing.T) {
 		if ev := next(t, conn, func(ev Event) bool { return ev.Kind == "session-end" }); ev.Text != want {
 			t.Errorf("session-end %q, want %q", ev.Text, want)
 		}
+	}
+	// A follower refused before its websocket opens is told why in its
+	// page's language too, for a developer's tools to show.
+	status, body := dialStatus(t, srv, "?watch="+id+"&lang=ru", srv.URL)
+	if want := "нет сессии " + fmt.Sprintf("%q", id) + ", за которой можно наблюдать: она закончилась"; status != http.StatusNotFound || !strings.HasPrefix(body, want) {
+		t.Errorf("watching the ended session: %d %q, want 404 %q...", status, body, want)
 	}
 }

@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -230,7 +229,7 @@ func (f *feed) watchers() int {
 // The reasons a follower cannot attach, answered before the upgrade.
 var (
 	errSessionEnded    = errors.New("the session has ended")
-	errTooManyWatchers = fmt.Errorf("the session already has %d watchers, the most it may have", maxWatchers)
+	errTooManyWatchers = say(noteTooManyWatchers, maxWatchers)
 )
 
 // follow finds the session id and attaches fl to it, with hello (if
@@ -246,11 +245,11 @@ func (h *Hub) follow(id string, fl *follower, hello []byte) (*session, error) {
 	case h.ctx.Err() != nil:
 		return nil, ErrClosed
 	case s == nil:
-		return nil, noSession(fmt.Sprintf("no session %q to watch: it has ended, or the id is mistyped (a tab learns its id from the playground's hello)", id))
+		return nil, noSession{say(noteNoSessionWatch, id)}
 	}
 	switch err := s.feed.attach(fl, hello); {
 	case errors.Is(err, errSessionEnded):
-		return nil, noSession(fmt.Sprintf("no session %q to watch: it has ended", id))
+		return nil, noSession{say(noteNoSessionEnded, id)}
 	case err != nil:
 		return nil, err
 	}
@@ -270,10 +269,21 @@ var (
 
 // noSession is an error that says which id was not found, and wraps
 // ErrNoSession.
-type noSession string
+type noSession struct{ *notice }
 
-func (e noSession) Error() string { return string(e) }
 func (e noSession) Unwrap() error { return ErrNoSession }
+
+// cannotWatch words, in l, why a follower could not attach.
+func cannotWatch(err error, l lang) string {
+	var ns noSession
+	switch {
+	case errors.As(err, &ns):
+		return ns.in(l)
+	case errors.Is(err, ErrClosed), errors.Is(err, context.Canceled):
+		return say(noteCannotWatch, say(noteShuttingDown)).in(l)
+	}
+	return say(noteCannotWatch, err).in(l)
+}
 
 // Subscribe follows the session id from outside a websocket (a recorder,
 // a relay to other machines): the channel carries the session's kept
@@ -349,10 +359,10 @@ func (h *Hub) serveWatch(w http.ResponseWriter, r *http.Request, id string) {
 	s, err := h.follow(id, fl, mustJSON(Hello{Op: "hello", Session: id, Watching: true}))
 	switch {
 	case errors.Is(err, ErrNoSession):
-		http.Error(w, err.Error(), http.StatusNotFound)
+		http.Error(w, cannotWatch(err, fl.lang), http.StatusNotFound)
 		return
 	case err != nil:
-		http.Error(w, "cannot watch: "+err.Error(), http.StatusServiceUnavailable)
+		http.Error(w, cannotWatch(err, fl.lang), http.StatusServiceUnavailable)
 		return
 	}
 	defer h.wg.Done()
