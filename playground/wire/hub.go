@@ -346,14 +346,33 @@ func (h *Hub) childCount() int {
 
 // IsLocalPeer reports whether the request came from this machine. Only
 // such a tab may start child processes and reach custom targets.
+//
+// A loopback peer that says it forwards a request (Forwarded,
+// X-Forwarded-For, X-Real-Ip) is a proxy on this machine relaying
+// someone else's: a load balancer or TLS terminator in front of a
+// classroom. That request is not this machine's, whoever it came from;
+// a browser never sends these headers on its own.
 func IsLocalPeer(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return false
 	}
 	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	if ip == nil || !ip.IsLoopback() {
+		return false
+	}
+	for _, h := range forwardingHeaders {
+		if _, ok := r.Header[h]; ok {
+			return false
+		}
+	}
+	return true
 }
+
+// forwardingHeaders are the headers a proxy adds to say whom it forwards
+// for (RFC 7239's Forwarded, and the older de facto ones), in canonical
+// form.
+var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-Ip"}
 
 // newSessionID returns sessionIDBytes from crypto/rand, in hex.
 func newSessionID() string {
