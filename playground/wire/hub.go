@@ -24,8 +24,10 @@ const (
 	// learner clicks, a runaway script loops.
 	FramesPerSecond = 20
 	frameBurst      = 40
-	// maxSessions bounds the tabs connected at once, and maxChildren the
-	// child processes they may run between them.
+	// maxSessions bounds the tabs connected at once: this machine's, and
+	// other machines' apart (a classroom's students cannot crowd out the
+	// instructor). maxChildren bounds the child processes they may run
+	// between them (only this machine's tabs start any).
 	maxSessions = 16
 	maxChildren = 32
 	// maxInFlight bounds the exchanges one tab waits on at once (an SSE
@@ -123,8 +125,12 @@ type Hub struct {
 	// audience's (the order is always hub, then feed or audience), so
 	// that a session cannot end between being found and being followed.
 	mu       sync.Mutex
-	sessions int
-	children int
+	sessions int // tabs connected, of every machine
+	// remoteSessions are the tabs of other machines (a classroom's
+	// students) among sessions: they have maxSessions of their own, so
+	// that they never keep this machine's tabs, the instructor's, out.
+	remoteSessions int
+	children       int
 	registry map[string]*session // the sessions being served, by id
 	relay    *audience           // the remote instructor, while FollowRemote runs
 
@@ -244,18 +250,29 @@ func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 		h.serveWatch(w, r, q.Get("watch"))
 		return
 	}
+	local := IsLocalPeer(r)
+	remote := 0 // added to remoteSessions
+	if !local {
+		remote = 1
+	}
 	h.mu.Lock()
-	if h.ctx.Err() != nil || h.sessions >= maxSessions {
+	full := h.remoteSessions >= maxSessions
+	if local {
+		full = h.sessions-h.remoteSessions >= maxSessions
+	}
+	if h.ctx.Err() != nil || full {
 		h.mu.Unlock()
 		http.Error(w, say(noteTooManyTabs, maxSessions).in(langOf(r)), http.StatusServiceUnavailable)
 		return
 	}
 	h.sessions++
+	h.remoteSessions += remote
 	h.wg.Add(1)
 	h.mu.Unlock()
 	defer func() {
 		h.mu.Lock()
 		h.sessions--
+		h.remoteSessions -= remote
 		h.mu.Unlock()
 		h.wg.Done()
 	}()
@@ -263,7 +280,7 @@ func (h *Hub) ServeWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered the request
 	}
-	s := newSession(h, conn, IsLocalPeer(r), langOf(r))
+	s := newSession(h, conn, local, langOf(r))
 	h.mu.Lock()
 	h.registry[s.id] = s
 	h.mu.Unlock()

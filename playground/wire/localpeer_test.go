@@ -1,8 +1,12 @@
 package wire
 
 import (
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/gorilla/websocket"
 )
 
 // TestIsLocalPeer: only a loopback peer that forwards for nobody is this
@@ -31,4 +35,26 @@ func TestIsLocalPeer(t *testing.T) {
 			t.Errorf("peer %s with %q: local %v, want %v", tt.remote, tt.header, got, tt.want)
 		}
 	}
+}
+
+// TestRemoteTabsLeaveRoomForThisMachine: other machines' tabs (here
+// through a proxy on this machine, which makes them other machines'),
+// maxSessions of them, do not keep this machine's tab out; one more of
+// theirs is refused with 503.
+func TestRemoteTabsLeaveRoomForThisMachine(t *testing.T) {
+	_, srv := startHub(t, Targets{})
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	remote := http.Header{"Origin": {srv.URL}, "X-Forwarded-For": {"192.0.2.7"}}
+	for i := range maxSessions {
+		conn, resp, err := websocket.DefaultDialer.Dial(url, remote)
+		if err != nil {
+			t.Fatalf("remote tab %d: %v (%v)", i+1, err, resp)
+		}
+		t.Cleanup(func() { conn.Close() })
+		readHello(t, conn)
+	}
+	if _, resp, err := websocket.DefaultDialer.Dial(url, remote); err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("remote tab %d: %v, want 503", maxSessions+1, err)
+	}
+	readHello(t, dial(t, srv)) // this machine's
 }
