@@ -12,8 +12,10 @@ import (
 )
 
 // childQueue is how many frames may wait for a child that is slow to
-// read its stdin.
-const childQueue = 16
+// read its stdin: a whole burst the rate limit lets through (frameBurst),
+// so that a tab sending as fast as it may is never told that a child
+// that reads is not reading.
+const childQueue = 2 * frameBurst
 
 // A child's end: how long it has to go once stopped, and what of it the
 // learner is shown.

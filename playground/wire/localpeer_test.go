@@ -58,3 +58,24 @@ func TestRemoteTabsLeaveRoomForThisMachine(t *testing.T) {
 	}
 	readHello(t, dial(t, srv)) // this machine's
 }
+
+// TestBurstToAChild: a whole burst of frames, as fast as the rate limit
+// lets a tab send them, goes to a stdio server that reads its stdin:
+// none is refused as if the server were not reading, and each is
+// answered.
+func TestBurstToAChild(t *testing.T) {
+	_, srv := startHub(t, Targets{})
+	conn := dial(t, srv)
+	readHello(t, conn)
+	for i := range frameBurst {
+		send(t, conn, Command{Op: "send", ID: int64(i + 1), Target: "stdio", Frame: `{"name":"word_count","args":{"text":"x"}}`})
+	}
+	answers := 0
+	for answers < frameBurst {
+		ev := next(t, conn, func(ev Event) bool { return ev.Op == "error" || (ev.Dir == "in" && ev.Kind == "line") })
+		if ev.Op == "error" {
+			t.Fatalf("frame %d refused: %s", ev.ID, ev.Message)
+		}
+		answers++
+	}
+}
