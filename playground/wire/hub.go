@@ -131,8 +131,8 @@ type Hub struct {
 	// that they never keep this machine's tabs, the instructor's, out.
 	remoteSessions int
 	children       int
-	registry map[string]*session // the sessions being served, by id
-	relay    *audience           // the remote instructor, while FollowRemote runs
+	registry       map[string]*session // the sessions being served, by id
+	relay          *audience           // the remote instructor, while FollowRemote runs
 
 	taps taps // the taps publishing here (tap.go), under its own lock
 	// grpcUploads are the .proto files, protosets and CAs uploaded for
