@@ -135,6 +135,13 @@ func instructorListener(ln net.Listener, stderr io.Writer) net.Listener {
 	return l
 }
 
+// listensEverywhere reports whether ln listens on every address (0.0.0.0
+// or ::), loopback among them.
+func listensEverywhere(ln net.Listener) bool {
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	return ok && tcp.IP.IsUnspecified()
+}
+
 // instructorURL is where the instructor opens the playground on this
 // machine: over loopback, on the playground's port.
 func instructorURL(ln net.Listener) string {

@@ -98,6 +98,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 		instructorLn = instructorListener(ln, env.Stderr)
 	}
 	switch {
+	case *inClass && !loopback && instructorLn == nil && !listensEverywhere(ln):
+		// The instructor's pages are those opened over loopback, and
+		// another program holds the port there: a classroom nobody can
+		// present to, whose printed address would open that program.
+		ln.Close()
+		return fmt.Errorf("classroom: 127.0.0.1 at the port of %s is taken, and the instructor's pages (presenting, the dashboard) are served there; choose a port free on both, with --addr", ln.Addr())
 	case *inClass:
 		room = openClassroom(ln, *code, env.Stderr)
 		room.Others = others
