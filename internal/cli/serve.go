@@ -219,6 +219,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		defer bus.Close() // after the playground, which stops using it first
+		bus.Report(env.Stderr)
 		hubOpts = &wire.HubOptions{Bus: bus}
 	}
 	pg := playground.New(cat, &playground.Options{

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +54,26 @@ func NewNATSBus(url string) (*NATSBus, error) {
 	b := make([]byte, 8)
 	rand.Read(b) // crypto/rand.Read never fails
 	return &NATSBus{conn: conn, id: hex.EncodeToString(b)}, nil
+}
+
+// Report says on w when the connection to the NATS server is lost and
+// when it is back: meanwhile what is presented here reaches no other
+// playground's followers, and nothing else would tell the instructor.
+func (b *NATSBus) Report(w io.Writer) {
+	url := b.conn.ConnectedUrlRedacted()
+	b.conn.SetDisconnectErrHandler(func(c *nats.Conn, err error) {
+		if c.IsClosed() || c.IsDraining() {
+			return // Close: this playground is stopping
+		}
+		why := ""
+		if err != nil {
+			why = " (" + err.Error() + ")"
+		}
+		fmt.Fprintf(w, "wirelab: lost the NATS server at %s%s: until it is back, the followers on other playgrounds hear nothing from this one; trying again\n", url, why)
+	})
+	b.conn.SetReconnectHandler(func(c *nats.Conn) {
+		fmt.Fprintf(w, "wirelab: the NATS server at %s is back\n", c.ConnectedUrlRedacted())
+	})
 }
 
 // Close sends what is buffered and closes the connection.

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"net"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -193,4 +194,64 @@ func TestReceiverMendsGap(t *testing.T) {
 func newRoomHub(t testing.TB, opts *HubOptions) *Hub {
 	t.Setenv(childEnv, "1")
 	return NewHub(Targets{Executable: os.Args[0]}, nil, opts)
+}
+
+// syncBuffer is a bytes.Buffer that NATS's callbacks may write while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestNATSReport: a playground whose NATS server goes away says so, and
+// says when it is back; closing the bus itself says nothing.
+func TestNATSReport(t *testing.T) {
+	opts := &natsserver.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true}
+	ns, err := natsserver.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(patience) {
+		t.Fatal("the NATS server did not start")
+	}
+	port := ns.Addr().(*net.TCPAddr).Port
+	bus, err := NewNATSBus(ns.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said syncBuffer
+	bus.Report(&said)
+	ns.Shutdown()
+	ns.WaitForShutdown()
+	waitFor(t, func() bool { return strings.Contains(said.String(), "lost the NATS server at") })
+
+	opts.Port = port
+	again, err := natsserver.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Start()
+	defer func() {
+		again.Shutdown()
+		again.WaitForShutdown()
+	}()
+	waitFor(t, func() bool { return strings.Contains(said.String(), "is back") })
+	bus.Close()
+	waitFor(t, func() bool { return bus.conn.IsClosed() })
+	if n := strings.Count(said.String(), "lost the NATS server"); n != 1 {
+		t.Errorf("said %q; want one loss, none for closing", said.String())
+	}
 }
