@@ -263,7 +263,10 @@ func (c *classroomSite) join(w http.ResponseWriter, r *http.Request) {
 	v.Styles = append(v.Styles, "/static/classroom.css")
 	jv := joinView{pageView: v, T: classroomStrings(v.Lang), Code: r.PostForm.Get("code"), Name: r.PostForm.Get("name"),
 		Next: safeNext(r.PostForm.Get("next"))}
-	id, err := c.room.Join(peerIP(r), jv.Code, jv.Name)
+	// One who joined already (the QR code scanned again, a name
+	// mended) stays one row on the dashboard.
+	held, _ := c.follower(r)
+	id, err := c.room.Rejoin(held, peerIP(r), jv.Code, jv.Name)
 	if err != nil {
 		status := http.StatusForbidden
 		switch err {

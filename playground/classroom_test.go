@@ -255,6 +255,22 @@ func TestClassroomJoin(t *testing.T) {
 	}
 }
 
+// TestClassroomJoinAgain: a follower who joins again with the cookie
+// they hold (the QR code scanned again, a name mended) stays one
+// follower, under the new name.
+func TestClassroomJoinAgain(t *testing.T) {
+	tr := newTestRoom(t, nil)
+	id := tr.follower(t, "Ada")
+	form := url.Values{"code": {classroomCode}, "name": {"Ada L."}}
+	a := do(t, tr.remote, "POST", "/join", "application/x-www-form-urlencoded", form.Encode(), id)
+	if a.code != http.StatusSeeOther {
+		t.Fatalf("joining again: %d:\n%s", a.code, a.body)
+	}
+	if fs := tr.room.Followers(); len(fs) != 1 || fs[0].Name != "Ada L." {
+		t.Errorf("followers after joining again: %+v; want Ada, once, renamed", fs)
+	}
+}
+
 // TestClassroomRateLimit: five wrong codes a minute from one address,
 // then even the right code waits, with 429 and Retry-After.
 func TestClassroomRateLimit(t *testing.T) {

@@ -181,6 +181,14 @@ func NormalizeCode(s string) string {
 // every code from addr, even the right one, is ErrTooManyTries until the
 // window passes.
 func (r *Room) Join(addr, code, name string) (string, error) {
+	return r.Rejoin("", addr, code, name)
+}
+
+// Rejoin is Join for someone who may have joined already, as id (the
+// cookie they still hold): with the right code, that follower keeps its
+// id, seat and progress under the name given now, rather than a second
+// row on the dashboard. An id the room does not know joins afresh.
+func (r *Room) Rejoin(id, addr, code, name string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := time.Now()
@@ -203,10 +211,15 @@ func (r *Room) Join(addr, code, name string) (string, error) {
 	if name == "" {
 		return "", ErrNoName
 	}
+	if f := r.followers[id]; id != "" && f != nil {
+		f.Name, f.LastSeen = name, now
+		r.touch()
+		return id, nil
+	}
 	if !r.makeRoomForFollower(now) {
 		return "", ErrFull
 	}
-	id := r.newID()
+	id = r.newID()
 	r.seats++
 	r.followers[id] = &follower{Follower: Follower{Seat: r.seats, Name: name, Joined: now, LastSeen: now}, passed: map[string]bool{}}
 	r.touch()

@@ -335,3 +335,30 @@ func TestSeenOwn(t *testing.T) {
 		}
 	})
 }
+
+// TestRejoin: one who joined already and joins again with their id keeps
+// their seat, id and progress under the new name, as one follower; a
+// wrong code is still wrong; an id the room does not know joins afresh.
+func TestRejoin(t *testing.T) {
+	r := seeded("K7P2QX")
+	id, err := r.Join("192.0.2.1", "K7P2QX", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Share(id, true)
+	r.Record(id, "stdio-server", true, "")
+	again, err := r.Rejoin(id, "192.0.2.1", "k7p2-qx", "Ada L.")
+	if err != nil || again != id {
+		t.Fatalf("Rejoin: %q, %v; want the same id", again, err)
+	}
+	fs := r.Followers()
+	if len(fs) != 1 || fs[0].Name != "Ada L." || fs[0].Seat != 1 || len(fs[0].Passed) != 1 {
+		t.Errorf("followers after joining again: %+v; want one, seat 1, renamed, progress kept", fs)
+	}
+	if _, err := r.Rejoin(id, "192.0.2.1", "AAAAAA", "Ada"); !errors.Is(err, ErrWrongCode) {
+		t.Errorf("Rejoin with a wrong code: %v", err)
+	}
+	if other, err := r.Rejoin("forged", "192.0.2.2", "K7P2QX", "Grace"); err != nil || other == id || other == "forged" || len(r.Followers()) != 2 {
+		t.Errorf("Rejoin with an unknown id: %q, %v, %d followers; want a new follower", other, err, len(r.Followers()))
+	}
+}
