@@ -30,6 +30,11 @@ type instructor struct {
 	joinURL string      // the join page, without the code
 	wsURL   string      // ws://HOST:PORT/ws?watch=presenter
 	header  http.Header // the follower's cookie, and the instructor's own Origin
+
+	// join, code and name join again: a classroom restarted with the
+	// same code has forgotten the cookie, not the code.
+	join       *url.URL
+	code, name string
 }
 
 // followTarget reads --follow's JOIN_URL, which may carry the code
@@ -115,7 +120,7 @@ func joinInstructor(ctx context.Context, u *url.URL, code, name string) (*instru
 	return &instructor{joinURL: u.String(), wsURL: ws, header: http.Header{
 		"Cookie": {(&http.Cookie{Name: followerCookieName, Value: cookie.Value}).String()},
 		"Origin": {origin},
-	}}, nil
+	}, join: u, code: code, name: name}, nil
 }
 
 // followPage is the page a student who follows a classroom opens: the
@@ -136,8 +141,18 @@ func following(ctx context.Context, pg *playground.Playground, in *instructor, s
 			case r.Connected:
 				fmt.Fprintf(stderr, "wirelab: following the classroom at %s\n", in.joinURL)
 			case r.Err != nil && strings.Contains(r.Err.Error(), "401"):
-				fmt.Fprintf(stderr, "wirelab: the classroom at %s no longer knows this wirelab (did the instructor's wirelab restart? "+
-					"run wirelab serve --follow again with the new code); trying again in %s\n", in.joinURL, r.Wait)
+				// The instructor's wirelab restarted and forgot the
+				// cookie. With the same code, join again: the next dial,
+				// after r.Wait, carries the new cookie (FollowRemote reads
+				// the header at each dial, and calls report between).
+				again, err := joinInstructor(ctx, in.join, in.code, in.name)
+				if err != nil {
+					fmt.Fprintf(stderr, "wirelab: the classroom at %s no longer knows this wirelab, and joining again failed (%v): "+
+						"if the instructor's code changed, run wirelab serve --follow again with the new one; trying again in %s\n", in.joinURL, err, r.Wait)
+					break
+				}
+				in.header.Set("Cookie", again.header.Get("Cookie"))
+				fmt.Fprintf(stderr, "wirelab: the classroom at %s restarted; joined it again as %s\n", in.joinURL, in.name)
 			default:
 				fmt.Fprintf(stderr, "wirelab: lost the classroom at %s (%v); trying again in %s\n", in.joinURL, r.Err, r.Wait)
 			}

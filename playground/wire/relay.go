@@ -46,7 +46,10 @@ type RelayReport struct {
 //
 // It keeps the relay up, reconnecting with a growing wait when the
 // connection breaks or cannot be made, and calls report (if not nil)
-// with each change; meanwhile the tabs are told
+// with each change, between one dial and the next, on the goroutine
+// that dials: header is read at each dial, so report may change it (a
+// new cookie, after the instructor's playground restarted). Meanwhile
+// the tabs are told
 // {"op":"status","status":"reconnecting","message":"..."}. It returns
 // when ctx ends or the hub closes, and the tabs are told "ended" and
 // closed. One relay at a time: a second call returns an error at once.
@@ -55,12 +58,16 @@ func (h *Hub) FollowRemote(ctx context.Context, wsURL string, header http.Header
 	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") {
 		return fmt.Errorf("following %q: a websocket URL (ws:// or wss://) is wanted", wsURL)
 	}
-	header = header.Clone()
-	if header == nil {
-		header = http.Header{}
-	}
-	if header.Get("Origin") == "" {
-		header.Set("Origin", map[string]string{"ws": "http", "wss": "https"}[u.Scheme]+"://"+u.Host)
+	// Read at each dial: report, between dials, may have changed header.
+	dialHeader := func() http.Header {
+		h := header.Clone()
+		if h == nil {
+			h = http.Header{}
+		}
+		if h.Get("Origin") == "" {
+			h.Set("Origin", map[string]string{"ws": "http", "wss": "https"}[u.Scheme]+"://"+u.Host)
+		}
+		return h
 	}
 	if report == nil {
 		report = func(RelayReport) {}
@@ -94,7 +101,7 @@ func (h *Hub) FollowRemote(ctx context.Context, wsURL string, header http.Header
 	a.lost("connecting to the instructor's playground")
 	wait := relayFirstWait
 	for {
-		err := relayOnce(ctx, wsURL, header, a, func() {
+		err := relayOnce(ctx, wsURL, dialHeader(), a, func() {
 			wait = relayFirstWait
 			report(RelayReport{Connected: true})
 		})

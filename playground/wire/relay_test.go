@@ -125,3 +125,44 @@ func serveCuttable(t *testing.T, h *Hub) (*httptest.Server, func(keep net.Addr))
 		}
 	}
 }
+
+// TestFollowRemoteNewHeader: the header is read at each dial, and report
+// runs between dials, so a report may mend it: a cookie refused with
+// 401 (the instructor's playground restarted), replaced by a fresh one,
+// gets the relay in.
+func TestFollowRemoteNewHeader(t *testing.T) {
+	instructor := newTestHub(t, Targets{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Cookie") != "follower=fresh" {
+			http.Error(w, "join the classroom first", http.StatusUnauthorized)
+			return
+		}
+		instructor.ServeWS(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	student, _ := startHub(t, Targets{})
+	header := http.Header{"Cookie": {"follower=stale"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	reports := make(chan RelayReport, 16)
+	relayDone := make(chan error, 1)
+	// Ends when ctx is cancelled, below.
+	go func() {
+		relayDone <- student.FollowRemote(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws?watch=presenter", header, func(r RelayReport) {
+			if r.Err != nil && strings.Contains(r.Err.Error(), "401") {
+				header.Set("Cookie", "follower=fresh") // joined again
+			}
+			reports <- r
+		})
+	}()
+	defer func() {
+		cancel()
+		<-relayDone
+	}()
+	first := <-reports
+	if first.Err == nil || !strings.Contains(first.Err.Error(), "401") {
+		t.Fatalf("the first report: %+v, want the stale cookie refused", first)
+	}
+	if r := <-reports; !r.Connected {
+		t.Errorf("after the cookie was mended: %+v, want connected", r)
+	}
+}
