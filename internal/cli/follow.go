@@ -96,7 +96,7 @@ func joinInstructor(ctx context.Context, u *url.URL, code, name string) (*instru
 	case http.StatusForbidden:
 		return nil, fmt.Errorf("the classroom at %s refused the code %s: check it against the instructor's screen", u, code)
 	case http.StatusTooManyRequests:
-		return nil, fmt.Errorf("the classroom at %s refused too many wrong codes from this machine: wait a minute and try again", u)
+		return nil, fmt.Errorf("the classroom at %s refused too many wrong codes from this address (perhaps from others sharing it): wait a minute and try again", u)
 	case http.StatusBadRequest:
 		return nil, fmt.Errorf("the classroom at %s wants a name: --name YOUR-NAME", u)
 	case http.StatusServiceUnavailable:
