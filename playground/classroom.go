@@ -3,7 +3,9 @@ package playground
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -622,10 +624,30 @@ func (c *classroomSite) writeLog(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusInternalServerError, "encoding the log: "+err.Error())
 		return
 	}
-	path := filepath.Join(c.logDir, "classroom-"+l.Written.Format("2006-01-02T15-04-05")+".json")
 	// The log holds the followers' names: for the instructor's eyes only.
-	if err := os.MkdirAll(c.logDir, 0o700); err == nil {
-		err = os.WriteFile(path, append(b, '\n'), 0o600)
+	// A name is never taken twice (two logs in one second): O_EXCL, and
+	// "-2", "-3"... after the time.
+	var path string
+	err = os.MkdirAll(c.logDir, 0o700)
+	for n := 1; err == nil; n++ {
+		name := "classroom-" + l.Written.Format("2006-01-02T15-04-05")
+		if n > 1 {
+			name += "-" + strconv.Itoa(n)
+		}
+		path = filepath.Join(c.logDir, name+".json")
+		var f *os.File
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			err = nil
+			continue
+		}
+		if err == nil {
+			_, err = f.Write(append(b, '\n'))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		break
 	}
 	if err != nil {
 		log.Printf("playground: writing the session log: %v", err)

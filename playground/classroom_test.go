@@ -540,6 +540,17 @@ func TestClassroomInstructor(t *testing.T) {
 	if fi, err := os.Stat(written.Path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the log's mode: %v %v, want 0600", fi.Mode(), err)
 	}
+	// Logs asked for in the same second each get a file of their own.
+	paths := map[string]bool{written.Path: true}
+	for range 3 {
+		a := do(t, tr.local, "POST", "/classroom/log", "", "", "")
+		var again struct{ Path string }
+		json.Unmarshal([]byte(a.body), &again)
+		if a.code != http.StatusOK || paths[again.Path] {
+			t.Errorf("another log: %d %s, after %v", a.code, a.body, paths)
+		}
+		paths[again.Path] = true
+	}
 }
 
 // decodeQR reads the text of the QR code in img, as a phone's camera
