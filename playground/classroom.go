@@ -183,9 +183,10 @@ func isPage(r *http.Request) bool {
 // it may.
 func followerMayNot(r *http.Request) string {
 	p := r.URL.Path
+	t := classroomStrings(requestLang(r))
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if p == "/classroom" || strings.HasPrefix(p, "/classroom/") {
-			return "the classroom's dashboard is for the instructor's machine only"
+			return t.DashboardOnly
 		}
 		return ""
 	}
@@ -199,15 +200,16 @@ func followerMayNot(r *http.Request) string {
 			return "" // an answer is checked; the follower's page keeps it, nothing is saved here (quiz.go)
 		}
 	}
-	return "in the classroom, only the instructor's machine may do this; a follower may read every page, " +
-		"follow sessions and check frame exercises (hints, solutions and grading are for your own wirelab: wirelab serve)"
+	return t.FollowerMayNot
 }
 
 // refuse answers a refusal: as JSON, which the pages' scripts read
-// ({"error": ...}), except to a form, which the browser shows as text.
+// ({"error": ...}), except to a form or a page opened in the browser,
+// which the browser shows as text.
 func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	ct := r.Header.Get("Content-Type")
-	if r.URL.Path == "/ws" || strings.HasPrefix(ct, "application/x-www-form-urlencoded") || strings.HasPrefix(ct, "multipart/form-data") {
+	opened := (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.Contains(r.Header.Get("Accept"), "text/html")
+	if opened || r.URL.Path == "/ws" || strings.HasPrefix(ct, "application/x-www-form-urlencoded") || strings.HasPrefix(ct, "multipart/form-data") {
 		http.Error(w, msg, status)
 		return
 	}
@@ -532,7 +534,7 @@ func exerciseTitle(id string, l lang) string {
 // static/classroom.js keeps it live from events.
 func (c *classroomSite) dashboard(w http.ResponseWriter, r *http.Request) {
 	if !wire.IsLocalPeer(r) {
-		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
+		http.Error(w, classroomStrings(requestLang(r)).DashboardOnly, http.StatusForbidden)
 		return
 	}
 	v := viewFor(w, r)
@@ -549,7 +551,7 @@ func (c *classroomSite) dashboard(w http.ResponseWriter, r *http.Request) {
 // closes.
 func (c *classroomSite) events(w http.ResponseWriter, r *http.Request) {
 	if !wire.IsLocalPeer(r) {
-		http.Error(w, "the classroom's dashboard is for the instructor's machine only", http.StatusForbidden)
+		http.Error(w, classroomStrings(requestLang(r)).DashboardOnly, http.StatusForbidden)
 		return
 	}
 	ctx, release, ok := c.hub.Hold(r.Context())
@@ -705,6 +707,9 @@ type classroomText struct {
 	MinutesAgo string `json:"-"`
 	HoursAgo   string `json:"-"`
 	JustNow    string `json:"-"`
+	// What a follower is told it may not do.
+	DashboardOnly  string `json:"-"` // the dashboard, on another machine
+	FollowerMayNot string `json:"-"` // anything else a follower may not do
 }
 
 // ago says how long ago, as the dashboard shows it.
@@ -723,43 +728,46 @@ func (t classroomText) ago(d time.Duration) string {
 func classroomStrings(l lang) classroomText {
 	if l == ru {
 		return classroomText{
-			Title:      "Войти в класс",
-			Intro:      "Введите код с экрана преподавателя и имя, под которым преподаватель увидит вас в списке.",
-			Code:       "Код",
-			Name:       "Ваше имя",
-			Join:       "Войти",
-			Can:        "В классе можно читать все страницы, следить за сессией преподавателя и проверять кадровые упражнения по записи своей сессии. Ваш прогресс видит преподаватель, только если вы сами решите им поделиться. Запускать процессы, собирать код и подключаться к своим серверам можно только в своём wirelab.",
-			WrongCode:  "Неверный код: сверьте его с экраном преподавателя.",
-			TooMany:    "Слишком много неверных кодов с этого адреса (с него могут входить и другие — через общий Wi-Fi или прокси): подождите минуту и попробуйте снова.",
-			NoName:     "Введите имя: преподаватель видит его в списке.",
-			Full:       "Класс заполнен.",
-			Lost:       "Вашего места в классе больше нет (wirelab преподавателя перезапущен?): войдите снова.",
-			JoinedAs:   "Вы в классе под именем ",
-			GoOn:       "Дальше",
-			Classroom:  "Класс",
-			Open:       "Студенты открывают",
-			TypeCode:   "и вводят код",
-			OrScan:     "или сканируют:",
-			OwnWirelab: "Студент со своим wirelab:",
-			Dashboard:  "Кто в классе",
-			Seat:       "№",
-			Who:        "Имя",
-			Page:       "Страница",
-			OnOwn:      "в своём wirelab",
-			Where:      "Где",
-			Here:       "здесь",
-			NoRoom:     "У этого wirelab нет своего класса: в списке участники других экземпляров wirelab, подключённых к тому же серверу NATS. Студенты входят через них.",
-			LastSeen:   "Был(а) на связи",
-			Progress:   "Прогресс",
-			WriteLog:   "Записать журнал занятия",
-			LogNote:    "Пока вы не нажмёте кнопку, ничего не записывается: ни имена, ни прогресс.",
-			Nobody:     "Пока никто не вошёл.",
-			Connected:  "На связи: %d из %d.",
-			Away:       "нет связи",
-			NotShared:  "не делится прогрессом",
-			PassedNone: "пока ничего не пройдено",
-			Failed:     "последняя неудача: ",
-			Live:       "обновляется вживую",
+			Title:         "Войти в класс",
+			Intro:         "Введите код с экрана преподавателя и имя, под которым преподаватель увидит вас в списке.",
+			Code:          "Код",
+			Name:          "Ваше имя",
+			Join:          "Войти",
+			Can:           "В классе можно читать все страницы, следить за сессией преподавателя и проверять кадровые упражнения по записи своей сессии. Ваш прогресс видит преподаватель, только если вы сами решите им поделиться. Запускать процессы, собирать код и подключаться к своим серверам можно только в своём wirelab.",
+			WrongCode:     "Неверный код: сверьте его с экраном преподавателя.",
+			TooMany:       "Слишком много неверных кодов с этого адреса (с него могут входить и другие — через общий Wi-Fi или прокси): подождите минуту и попробуйте снова.",
+			NoName:        "Введите имя: преподаватель видит его в списке.",
+			Full:          "Класс заполнен.",
+			Lost:          "Вашего места в классе больше нет (wirelab преподавателя перезапущен?): войдите снова.",
+			JoinedAs:      "Вы в классе под именем ",
+			GoOn:          "Дальше",
+			Classroom:     "Класс",
+			Open:          "Студенты открывают",
+			TypeCode:      "и вводят код",
+			OrScan:        "или сканируют:",
+			OwnWirelab:    "Студент со своим wirelab:",
+			Dashboard:     "Кто в классе",
+			Seat:          "№",
+			Who:           "Имя",
+			Page:          "Страница",
+			OnOwn:         "в своём wirelab",
+			Where:         "Где",
+			Here:          "здесь",
+			NoRoom:        "У этого wirelab нет своего класса: в списке участники других экземпляров wirelab, подключённых к тому же серверу NATS. Студенты входят через них.",
+			LastSeen:      "Был(а) на связи",
+			Progress:      "Прогресс",
+			WriteLog:      "Записать журнал занятия",
+			LogNote:       "Пока вы не нажмёте кнопку, ничего не записывается: ни имена, ни прогресс.",
+			Nobody:        "Пока никто не вошёл.",
+			Connected:     "На связи: %d из %d.",
+			Away:          "нет связи",
+			NotShared:     "не делится прогрессом",
+			PassedNone:    "пока ничего не пройдено",
+			Failed:        "последняя неудача: ",
+			Live:          "обновляется вживую",
+			DashboardOnly: "панель класса открывается только на машине преподавателя",
+			FollowerMayNot: "в классе это может только машина преподавателя; участник может читать все страницы, " +
+				"следить за сессиями и проверять упражнения с кадрами (подсказки, решения и проверка кода — в вашем собственном wirelab: wirelab serve)",
 			Reconnect:  "переподключаюсь…",
 			Written:    "Журнал записан: ",
 			LogFailed:  "Журнал не записан: ",
@@ -770,43 +778,46 @@ func classroomStrings(l lang) classroomText {
 		}
 	}
 	return classroomText{
-		Title:      "Join the classroom",
-		Intro:      "Type the code on the instructor's screen, and the name the instructor will see you by.",
-		Code:       "Code",
-		Name:       "Your name",
-		Join:       "Join",
-		Can:        "In the classroom you can read every page, follow the instructor's session and check frame exercises against your own transcript. The instructor sees your progress only if you choose to share it. Starting servers, building code and reaching your own servers are for your own wirelab.",
-		WrongCode:  "Wrong code: check it against the instructor's screen.",
-		TooMany:    "Too many wrong codes from this address (others may share it, on the same Wi-Fi or behind a proxy): wait a minute and try again.",
-		NoName:     "Type a name: the instructor sees it in the list.",
-		Full:       "The classroom is full.",
-		Lost:       "Your place in the classroom is gone (did the instructor's wirelab restart?): join again.",
-		JoinedAs:   "You are in the classroom as ",
-		GoOn:       "Go on",
-		Classroom:  "Classroom",
-		Open:       "Students open",
-		TypeCode:   "and type the code",
-		OrScan:     "or scan:",
-		OwnWirelab: "A student with wirelab of their own:",
-		Dashboard:  "Who is here",
-		Seat:       "#",
-		Who:        "Name",
-		Page:       "Page",
-		OnOwn:      "on their own wirelab",
-		Where:      "Playground",
-		Here:       "this one",
-		NoRoom:     "This wirelab has no classroom of its own: the list is of the followers of the other playgrounds on the same NATS server, where students join.",
-		LastSeen:   "Last seen",
-		Progress:   "Progress",
-		WriteLog:   "Write a session log",
-		LogNote:    "Nothing is written, neither names nor progress, until you press the button.",
-		Nobody:     "No one has joined yet.",
-		Connected:  "%d of %d connected.",
-		Away:       "away",
-		NotShared:  "does not share progress",
-		PassedNone: "nothing passed yet",
-		Failed:     "last failure: ",
-		Live:       "live",
+		Title:         "Join the classroom",
+		Intro:         "Type the code on the instructor's screen, and the name the instructor will see you by.",
+		Code:          "Code",
+		Name:          "Your name",
+		Join:          "Join",
+		Can:           "In the classroom you can read every page, follow the instructor's session and check frame exercises against your own transcript. The instructor sees your progress only if you choose to share it. Starting servers, building code and reaching your own servers are for your own wirelab.",
+		WrongCode:     "Wrong code: check it against the instructor's screen.",
+		TooMany:       "Too many wrong codes from this address (others may share it, on the same Wi-Fi or behind a proxy): wait a minute and try again.",
+		NoName:        "Type a name: the instructor sees it in the list.",
+		Full:          "The classroom is full.",
+		Lost:          "Your place in the classroom is gone (did the instructor's wirelab restart?): join again.",
+		JoinedAs:      "You are in the classroom as ",
+		GoOn:          "Go on",
+		Classroom:     "Classroom",
+		Open:          "Students open",
+		TypeCode:      "and type the code",
+		OrScan:        "or scan:",
+		OwnWirelab:    "A student with wirelab of their own:",
+		Dashboard:     "Who is here",
+		Seat:          "#",
+		Who:           "Name",
+		Page:          "Page",
+		OnOwn:         "on their own wirelab",
+		Where:         "Playground",
+		Here:          "this one",
+		NoRoom:        "This wirelab has no classroom of its own: the list is of the followers of the other playgrounds on the same NATS server, where students join.",
+		LastSeen:      "Last seen",
+		Progress:      "Progress",
+		WriteLog:      "Write a session log",
+		LogNote:       "Nothing is written, neither names nor progress, until you press the button.",
+		Nobody:        "No one has joined yet.",
+		Connected:     "%d of %d connected.",
+		Away:          "away",
+		NotShared:     "does not share progress",
+		PassedNone:    "nothing passed yet",
+		Failed:        "last failure: ",
+		Live:          "live",
+		DashboardOnly: "the classroom's dashboard is for the instructor's machine only",
+		FollowerMayNot: "in the classroom, only the instructor's machine may do this; a follower may read every page, " +
+			"follow sessions and check frame exercises (hints, solutions and grading are for your own wirelab: wirelab serve)",
 		Reconnect:  "reconnecting…",
 		Written:    "The log is written: ",
 		LogFailed:  "The log was not written: ",

@@ -255,6 +255,42 @@ func TestClassroomJoin(t *testing.T) {
 	}
 }
 
+// TestClassroomRefusalsInRussian: a follower's page in Russian hears in
+// Russian what it may not do; a page opened in the browser gets it as
+// text, a script as JSON.
+func TestClassroomRefusalsInRussian(t *testing.T) {
+	tr := newTestRoom(t, nil)
+	id := tr.follower(t, "Ada")
+	ask := func(method, path, accept string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, tr.remote.URL+path, nil)
+		if method == http.MethodPost {
+			req.Header.Set("Origin", tr.remote.URL)
+		}
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		req.AddCookie(&http.Cookie{Name: followerCookie, Value: id})
+		req.AddCookie(&http.Cookie{Name: "lang", Value: "ru"})
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, body := ask("GET", "/classroom", "text/html,application/xhtml+xml")
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "машине преподавателя") || strings.HasPrefix(body, "{") {
+		t.Errorf("the dashboard opened by a follower: %d %q, want 403 in Russian, as text", resp.StatusCode, body)
+	}
+	resp, body = ask("POST", "/exercises/stdio-server/grade", "")
+	var refusal struct{ Error string }
+	if resp.StatusCode != http.StatusForbidden || json.Unmarshal([]byte(body), &refusal) != nil || !strings.Contains(refusal.Error, "машина преподавателя") {
+		t.Errorf("a grade asked by a follower's script: %d %q, want 403 in Russian, as JSON", resp.StatusCode, body)
+	}
+}
+
 // TestClassroomJoinAgain: a follower who joins again with the cookie
 // they hold (the QR code scanned again, a name mended) stays one
 // follower, under the new name.
