@@ -47,7 +47,8 @@ func browserLang(accept string) lang {
 		return langEN
 	}
 	// A matcher is made per call, rather than kept in a package
-	// variable: a tab asks once, when it connects.
+	// variable: a request asks once (a page as it renders, a tab as it
+	// connects), and making one costs little beside that.
 	_, i, confidence := language.NewMatcher([]language.Tag{language.English, language.Russian}).Match(tags...)
 	if i == 1 && confidence != language.No {
 		return langRU
