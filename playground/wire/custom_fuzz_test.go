@@ -61,6 +61,15 @@ func FuzzSplitCommandLine(f *testing.F) {
 		if strings.ContainsFunc(line, func(r rune) bool { return !strings.ContainsRune(plainShellBytes, r) }) {
 			return
 		}
+		if strings.Contains(line, "\\\n") {
+			// A backslash before a newline joins the lines (POSIX,
+			// Shell Command Language 2.2.1), as sh, bash and
+			// splitCommandLine do: three backslashes, a newline and 0
+			// are the one word \0. shell.Fields keeps the newline
+			// instead, so it is no reference here; the round trip above
+			// still holds.
+			return
+		}
 		want, werr := shell.Fields(line, func(string) string { return "" })
 		if werr != nil || len(want) == 0 {
 			return // the shell refuses it, or finds nothing to run: splitCommandLine may say either
